@@ -1,0 +1,3 @@
+// The one translation unit nvcc compiles into sparkwarp.fatbin: each operator family lives in its own .cu file,
+// included here so the jar carries a single module with stable extern "C" entry names (JCuda looks them up by name).
+#include "batch.cu"

@@ -1,0 +1,54 @@
+package io.sparkwarp.kernels;
+
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.DeviceMemory;
+import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.primitives.BatchPrimitives;
+
+/**
+ * Everything above the kernels talks to a device through this: memory, streams, copies and the kernel-level
+ * primitives. Two implementations share all orchestration code: CUDA on a GPU, and plain Java over host memory
+ * (the reference the GPU is tested against, and what CI runs).
+ *
+ * <p>Work is asynchronous on the stream it is issued on; host addresses handed to copies must stay valid until the
+ * stream is synchronised. Thread-safe: tasks share one backend per device and each uses its own streams.
+ */
+public interface Backend extends AutoCloseable {
+  BackendKind kind();
+
+  /** For logs and errors: "cuda:0 NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB)" or "host". */
+  String description();
+
+  DeviceMemory deviceMemory();
+
+  /** The host memory transfers go through, and the Arrow allocator over it. */
+  TransferMemory transferMemory();
+
+  DeviceStream newStream();
+
+  /** Shorthand for {@code deviceMemory().allocate(bytes, stream)}. */
+  default DeviceBuffer allocate(long bytes, DeviceStream stream) {
+    return deviceMemory().allocate(bytes, stream);
+  }
+
+  /**
+   * Copies host bytes to the device. Memory of {@link #transferMemory()} is copied by DMA at the full link rate; any
+   * other address is correct but several times slower (the driver stages it): keep hot paths on transfer memory.
+   */
+  void copyHostToDevice(long hostAddress, DeviceBuffer dst, long dstOffset, long bytes, DeviceStream stream);
+
+  /** Copies device bytes to the host, like {@link #copyHostToDevice} in reverse. */
+  void copyDeviceToHost(DeviceBuffer src, long srcOffset, long hostAddress, long bytes, DeviceStream stream);
+
+  void copyDeviceToDevice(DeviceBuffer src, long srcOffset, DeviceBuffer dst, long dstOffset, long bytes,
+      DeviceStream stream);
+
+  /** Sets {@code bytes} bytes from {@code offset} to {@code value}. */
+  void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream);
+
+  BatchPrimitives batchPrimitives();
+
+  /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
+  @Override
+  void close();
+}

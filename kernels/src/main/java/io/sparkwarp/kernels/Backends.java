@@ -1,0 +1,22 @@
+package io.sparkwarp.kernels;
+
+import io.sparkwarp.kernels.cuda.CudaBackend;
+import io.sparkwarp.kernels.host.HostBackend;
+
+/** Opens the backend a configuration asks for. */
+public final class Backends {
+  private Backends() {}
+
+  /**
+   * Opens a backend; the caller owns and closes it. {@code AUTO} opens CUDA and, like {@code CUDA}, throws when it is
+   * not available: deciding what to do without a GPU (the plugin leaves plans alone) is the caller's.
+   *
+   * @throws BackendUnavailableException with the reason CUDA cannot start
+   */
+  public static Backend open(BackendKind kind, BackendOptions options) {
+    return switch (kind) {
+      case HOST -> new HostBackend(options);
+      case CUDA, AUTO -> CudaBackend.open(options);
+    };
+  }
+}

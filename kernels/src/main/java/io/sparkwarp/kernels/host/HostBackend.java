@@ -1,0 +1,91 @@
+package io.sparkwarp.kernels.host;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.DeviceMemory;
+import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * The reference backend: "device" memory is native host memory and every primitive is a plain Java loop that runs
+ * when it is called. It exercises all orchestration code on machines without a GPU and is the oracle GPU tests
+ * compare against.
+ */
+public final class HostBackend implements Backend {
+  private final DeviceMemory deviceMemory;
+  private final TransferMemory transferMemory;
+  private final BatchPrimitives batchPrimitives = new HostBatchPrimitives();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  public HostBackend(BackendOptions options) {
+    NativeAllocator allocator = new NativeAllocator();
+    this.deviceMemory = new DeviceMemory(allocator, "host", options.deviceMemoryLimit());
+    this.transferMemory = new TransferMemory(allocator, options.pinnedSlabBytes(), options.pinnedMemoryLimit());
+  }
+
+  @Override
+  public BackendKind kind() {
+    return BackendKind.HOST;
+  }
+
+  @Override
+  public String description() {
+    return "host";
+  }
+
+  @Override
+  public DeviceMemory deviceMemory() {
+    return deviceMemory;
+  }
+
+  @Override
+  public TransferMemory transferMemory() {
+    return transferMemory;
+  }
+
+  @Override
+  public DeviceStream newStream() {
+    return new HostStream();
+  }
+
+  @Override
+  public void copyHostToDevice(long hostAddress, DeviceBuffer dst, long dstOffset, long bytes, DeviceStream stream) {
+    dst.checkRange(dstOffset, bytes);
+    if (bytes > 0) MemoryUtil.copyMemory(hostAddress, dst.address() + dstOffset, bytes);
+  }
+
+  @Override
+  public void copyDeviceToHost(DeviceBuffer src, long srcOffset, long hostAddress, long bytes, DeviceStream stream) {
+    src.checkRange(srcOffset, bytes);
+    if (bytes > 0) MemoryUtil.copyMemory(src.address() + srcOffset, hostAddress, bytes);
+  }
+
+  @Override
+  public void copyDeviceToDevice(DeviceBuffer src, long srcOffset, DeviceBuffer dst, long dstOffset, long bytes,
+      DeviceStream stream) {
+    src.checkRange(srcOffset, bytes);
+    dst.checkRange(dstOffset, bytes);
+    if (bytes > 0) MemoryUtil.copyMemory(src.address() + srcOffset, dst.address() + dstOffset, bytes);
+  }
+
+  @Override
+  public void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream) {
+    dst.checkRange(offset, bytes);
+    if (bytes > 0) MemoryUtil.setMemory(dst.address() + offset, bytes, value);
+  }
+
+  @Override
+  public BatchPrimitives batchPrimitives() {
+    return batchPrimitives;
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) transferMemory.close();
+  }
+}

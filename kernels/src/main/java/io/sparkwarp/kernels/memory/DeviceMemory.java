@@ -1,0 +1,133 @@
+package io.sparkwarp.kernels.memory;
+
+import io.sparkwarp.kernels.DeviceStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Accounts every device allocation of one backend: a hard limit, the bytes each task holds, and the set of live
+ * buffers, so a query that leaves device memory behind is found ({@link #liveBuffers}).
+ *
+ * <p>Tasks bind themselves to the calling thread with {@link #enterTask}; allocations made on that thread are charged
+ * to that task until the returned scope closes.
+ */
+public final class DeviceMemory {
+  /** Task id of allocations made outside any task. */
+  public static final long NO_TASK = -1;
+
+  private static final ThreadLocal<Long> CURRENT_TASK = ThreadLocal.withInitial(() -> NO_TASK);
+
+  private final RawDeviceAllocator raw;
+  private final String deviceName;
+  private final long limit;
+  private final AtomicLong inUse = new AtomicLong();
+  private final AtomicLong peak = new AtomicLong();
+  private final Map<Long, AtomicLong> perTask = new ConcurrentHashMap<>();
+  private final Set<DeviceBuffer> live = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param limit bytes that may be held at once; 0 means 90% of the device's memory
+   */
+  public DeviceMemory(RawDeviceAllocator raw, String deviceName, long limit) {
+    this.raw = raw;
+    this.deviceName = deviceName;
+    long device = raw.deviceBytes();
+    this.limit = limit > 0 ? limit : (device == Long.MAX_VALUE ? Long.MAX_VALUE : device / 10 * 9);
+  }
+
+  /**
+   * Allocates at least {@code bytes} of device memory on {@code stream}, charged to the thread's current task. The
+   * buffer is padded to whole 8-byte words; a zero-byte request still gets a valid address.
+   *
+   * @throws DeviceOutOfMemoryException when the limit or the device has no room
+   */
+  public DeviceBuffer allocate(long bytes, DeviceStream stream) {
+    if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
+    long padded = Math.max(8, (bytes + 7) & ~7L);
+    reserve(padded, bytes);
+    long address;
+    try {
+      address = raw.allocate(padded, stream);
+    } catch (RuntimeException e) {
+      unreserve(padded);
+      throw e;
+    }
+    long task = CURRENT_TASK.get();
+    perTask.computeIfAbsent(task, t -> new AtomicLong()).addAndGet(padded);
+    DeviceBuffer buffer = new DeviceBuffer(this, address, bytes, padded, stream, task);
+    live.add(buffer);
+    return buffer;
+  }
+
+  private void reserve(long padded, long requested) {
+    while (true) {
+      long used = inUse.get();
+      if (used + padded > limit) {
+        throw new DeviceOutOfMemoryException("device memory limit reached on " + deviceName + ": asked for "
+            + requested + " bytes with " + used + " of " + limit + " bytes in use");
+      }
+      if (inUse.compareAndSet(used, used + padded)) {
+        peak.accumulateAndGet(used + padded, Math::max);
+        return;
+      }
+    }
+  }
+
+  private void unreserve(long padded) {
+    inUse.addAndGet(-padded);
+  }
+
+  void release(DeviceBuffer buffer) {
+    if (!live.remove(buffer)) return;
+    raw.free(buffer.rawAddress(), buffer.paddedSize(), buffer.stream());
+    unreserve(buffer.paddedSize());
+    AtomicLong task = perTask.get(buffer.taskId());
+    if (task != null) task.addAndGet(-buffer.paddedSize());
+  }
+
+  /** Charges this thread's allocations to {@code taskId} until the returned scope is closed. */
+  public TaskScope enterTask(long taskId) {
+    long previous = CURRENT_TASK.get();
+    CURRENT_TASK.set(taskId);
+    return () -> CURRENT_TASK.set(previous);
+  }
+
+  /** Restores the task binding that was current before {@link #enterTask}. */
+  public interface TaskScope extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  public long bytesInUse() {
+    return inUse.get();
+  }
+
+  /** Bytes held by buffers that {@code taskId} allocated and has not freed. */
+  public long bytesInUse(long taskId) {
+    AtomicLong bytes = perTask.get(taskId);
+    return bytes == null ? 0 : bytes.get();
+  }
+
+  /** Forgets a finished task's counter; returns the bytes it still held (a leak when non-zero). */
+  public long finishTask(long taskId) {
+    AtomicLong bytes = perTask.remove(taskId);
+    return bytes == null ? 0 : bytes.get();
+  }
+
+  public long peakBytes() {
+    return peak.get();
+  }
+
+  public long limit() {
+    return limit;
+  }
+
+  /** Buffers allocated and not yet closed; empty after every query that cleaned up. */
+  public List<DeviceBuffer> liveBuffers() {
+    return new ArrayList<>(live);
+  }
+}
