@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Arrow vectors to a device batch, asynchronously on a stream. Each Arrow buffer goes to the device in one copy;
@@ -24,7 +25,16 @@ public final class ArrowUpload {
    * @throws UnsupportedTypeException for a vector whose type has no device layout (nothing is uploaded)
    */
   public static DeviceBatch upload(Backend backend, List<? extends FieldVector> vectors, DeviceStream stream) {
-    int rows = vectors.isEmpty() ? 0 : vectors.get(0).getValueCount();
+    return upload(backend, vectors, vectors.isEmpty() ? 0 : vectors.get(0).getValueCount(), stream);
+  }
+
+  /** Uploads a root's vectors as one batch of its row count (which a root without columns still has). */
+  public static DeviceBatch upload(Backend backend, VectorSchemaRoot root, DeviceStream stream) {
+    return upload(backend, root.getFieldVectors(), root.getRowCount(), stream);
+  }
+
+  private static DeviceBatch upload(Backend backend, List<? extends FieldVector> vectors, int rows,
+      DeviceStream stream) {
     List<DeviceType> types = new ArrayList<>();
     for (FieldVector v : vectors) {
       types.add(DeviceType.fromArrow(v.getField().getType()));

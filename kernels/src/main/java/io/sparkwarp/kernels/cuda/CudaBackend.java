@@ -42,7 +42,7 @@ public final class CudaBackend implements Backend {
    *     jar built without kernels
    */
   public static CudaBackend open(BackendOptions options) {
-    CudaModule.readFatbin();  // fail on a kernel-less jar before touching the GPU
+    CudaModule.checkFatbinPresent();  // fail on a kernel-less jar before touching the GPU
     List<CudaDevice> devices = CudaDevice.list();
     if (devices.isEmpty()) throw new BackendUnavailableException("no NVIDIA GPU is visible to this process");
     if (options.deviceOrdinal() >= devices.size()) {

@@ -30,6 +30,15 @@ public final class CudaModule implements AutoCloseable {
     context.check(JCudaDriver.cuModuleLoadData(module, image), "cuModuleLoadData(sparkwarp.fatbin)");
   }
 
+  /**
+   * Fails with a clear error when this jar was built without kernels.
+   *
+   * @throws BackendUnavailableException saying how to get a jar with kernels
+   */
+  public static void checkFatbinPresent() {
+    readFatbin();
+  }
+
   /** The fatbin's bytes, or a clear error for a jar built without kernels. */
   static byte[] readFatbin() {
     try (InputStream in = CudaModule.class.getResourceAsStream(FATBIN_RESOURCE)) {
