@@ -445,6 +445,11 @@ public final class ExprProgram {
       return this;
     }
 
+    /** The index the next instruction will have: how callers map a failing instruction back to its source. */
+    public int nextInstruction() {
+      return words.size();
+    }
+
     // ---- Outputs ----
 
     /** Pops the top into the next output column (not strings or binaries: see {@link #passThrough}). */
