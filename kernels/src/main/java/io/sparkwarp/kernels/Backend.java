@@ -1,5 +1,6 @@
 package io.sparkwarp.kernels;
 
+import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -47,6 +48,9 @@ public interface Backend extends AutoCloseable {
   void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream);
 
   BatchPrimitives batchPrimitives();
+
+  /** Evaluation of compiled expression programs: projections and filters. */
+  ExpressionPrimitives expressions();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

@@ -5,6 +5,7 @@ import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.BackendUnavailableException;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -21,6 +22,7 @@ public final class CudaBackend implements Backend {
   private final DeviceMemory deviceMemory;
   private final TransferMemory transferMemory;
   private final BatchPrimitives batchPrimitives;
+  private final ExpressionPrimitives expressions;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -33,6 +35,7 @@ public final class CudaBackend implements Backend {
     this.transferMemory = new TransferMemory(new PinnedHostAllocator(context), options.pinnedSlabBytes(),
         options.pinnedMemoryLimit());
     this.batchPrimitives = new CudaBatchPrimitives(module);
+    this.expressions = new CudaExpressionPrimitives(this, module);
   }
 
   /**
@@ -143,6 +146,11 @@ public final class CudaBackend implements Backend {
   @Override
   public BatchPrimitives batchPrimitives() {
     return batchPrimitives;
+  }
+
+  @Override
+  public ExpressionPrimitives expressions() {
+    return expressions;
   }
 
   @Override

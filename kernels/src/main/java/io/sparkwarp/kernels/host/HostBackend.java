@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -20,6 +21,7 @@ public final class HostBackend implements Backend {
   private final DeviceMemory deviceMemory;
   private final TransferMemory transferMemory;
   private final BatchPrimitives batchPrimitives = new HostBatchPrimitives();
+  private final ExpressionPrimitives expressions = new HostExpressionPrimitives(this);
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -82,6 +84,11 @@ public final class HostBackend implements Backend {
   @Override
   public BatchPrimitives batchPrimitives() {
     return batchPrimitives;
+  }
+
+  @Override
+  public ExpressionPrimitives expressions() {
+    return expressions;
   }
 
   @Override

@@ -1,0 +1,29 @@
+// Warp-level helpers: lane arithmetic and the masks ballot-based writers need. Every caller keeps all 32 lanes of
+// the warp converged where these use the full mask.
+#pragma once
+#include <cstdint>
+
+namespace sparkwarp {
+
+constexpr uint32_t FULL_WARP = 0xffffffffu;
+
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31); }
+
+// Bits of the lanes below this one: popc(ballot & lanemask_lt()) is a lane's rank among the set lanes.
+__device__ __forceinline__ uint32_t lanemask_lt() { return (1u << lane_id()) - 1u; }
+
+// Global warp index and warp count of a 1-D grid, 64 bits wide.
+__device__ __forceinline__ int64_t global_warp_index() {
+  return (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+}
+
+__device__ __forceinline__ int64_t grid_warps() { return (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5; }
+
+// Calls f(w) for every w in [0, n) with all 32 lanes of a warp on the same w: a grid-stride loop over warp-sized
+// tiles, uniform within each warp so the body may use full-mask warp collectives.
+template <typename F>
+__device__ __forceinline__ void for_each_warp_tile(int64_t n, F f) {
+  for (int64_t w = global_warp_index(); w < n; w += grid_warps()) f(w);
+}
+
+}  // namespace sparkwarp

@@ -1,0 +1,42 @@
+package io.sparkwarp.kernels.cuda;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+
+/** Device-wide exclusive prefix sums of int32 values, in place: the three launches of {@code scan.cu}. */
+final class CudaScan {
+  /** Values per tile (threads times items per thread in scan.cu). */
+  static final long TILE = 256 * 8;
+  private static final int THREADS = 256;
+
+  private final CudaBackend backend;
+  private final CudaKernel tileSums;
+  private final CudaKernel tileOffsets;
+  private final CudaKernel apply;
+
+  CudaScan(CudaBackend backend, CudaModule module) {
+    this.backend = backend;
+    tileSums = module.kernel("sw_scan_tile_sums");
+    tileOffsets = module.kernel("sw_scan_tile_offsets");
+    apply = module.kernel("sw_scan_apply");
+  }
+
+  /**
+   * Replaces values[i] by the sum of values[0, i) for i in [0, n]: {@code values} holds n + 1 int32 (the last one is
+   * only written, with the total). The total must fit an int32.
+   */
+  void exclusiveSum(DeviceBuffer values, long n, DeviceStream stream) {
+    values.checkRange(0, 4 * (n + 1));
+    if (n == 0) {
+      backend.fill(values, 0, 4, (byte) 0, stream);
+      return;
+    }
+    long tiles = (n + TILE - 1) / TILE;
+    CudaStream s = CudaStream.of(stream);
+    try (DeviceBuffer sums = backend.allocate(4 * (tiles + 1), stream)) {
+      tileSums.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums));
+      tileOffsets.launch(1, THREADS, 0, s, new KernelArgs().pointer(sums).i64(tiles));
+      apply.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums).i64(tiles));
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.sparkwarp.kernels.host;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.kernels.expr.ExpressionPrimitives;
+import io.sparkwarp.kernels.expr.PassThrough;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * Reference {@link ExpressionPrimitives}: the program interpreted row by row ({@link ExprInterpreter}), and a filter
+ * that gathers the kept rows value by value. Output bytes match the CUDA kernels exactly: unused bits of the last
+ * bitmap byte are zero, null slots of computed columns hold zero.
+ */
+final class HostExpressionPrimitives implements ExpressionPrimitives {
+  private final Backend backend;
+
+  HostExpressionPrimitives(Backend backend) {
+    this.backend = backend;
+  }
+
+  @Override
+  public List<DeviceColumn> project(ExprProgram program, DeviceBatch input, DeviceStream stream) {
+    program.checkInputs(input);
+    int rows = input.rowCount();
+    List<DeviceColumn> outputs = new ArrayList<>();
+    byte[] bytes = program.bytesLiterals();
+    try (DeviceBuffer literals = backend.allocate(bytes.length, stream)) {
+      for (ExprProgram.Output out : program.outputs()) {
+        if (out.passThrough()) {
+          outputs.add(PassThrough.copy(backend, input.column(out.sourceColumn()), stream));
+        } else {
+          DeviceColumn column = DeviceColumn.allocate(backend, out.type(), rows, 0, stream);
+          outputs.add(column);
+          backend.fill(column.validity(), 0, column.validity().size(), (byte) 0, stream);
+          backend.fill(column.data(), 0, column.data().size(), (byte) 0, stream);
+        }
+      }
+      MemoryUtil.copyToMemory(bytes, 0, literals.address(), bytes.length);
+      ExprInterpreter interpreter = new ExprInterpreter(program, literals.address(), input, outputs);
+      for (int row = 0; row < rows; row++) interpreter.run(row);
+      return outputs;
+    } catch (RuntimeException e) {
+      Closeables.closeAll(outputs);
+      throw e;
+    }
+  }
+
+  @Override
+  public DeviceBatch filter(ExprProgram predicate, DeviceBatch input, DeviceStream stream) {
+    predicate.checkPredicate();
+    int[] kept;
+    try (DeviceColumn selection = project(predicate, input, stream).get(0)) {
+      long validity = selection.validity().address();
+      long values = selection.data().address();
+      kept = IntStream.range(0, input.rowCount())
+          .filter(i -> HostBatchPrimitives.getBit(validity, i) && HostBatchPrimitives.getBit(values, i))
+          .toArray();
+    }
+    List<DeviceColumn> columns = new ArrayList<>();
+    try {
+      for (DeviceColumn c : input.columns()) columns.add(gather(c, kept, stream));
+      return new DeviceBatch(columns, kept.length);
+    } catch (RuntimeException e) {
+      Closeables.closeAll(columns);
+      throw e;
+    }
+  }
+
+  /** Rows {@code rows} of {@code src}, in that order, as a new column. */
+  private DeviceColumn gather(DeviceColumn src, int[] rows, DeviceStream stream) {
+    DeviceType type = src.type();
+    long bytes = 0;
+    if (type.isVariableWidth()) {
+      for (int r : rows) bytes += length(src, r);
+    }
+    DeviceColumn dst = DeviceColumn.allocate(backend, type, rows.length, bytes, stream);
+    try {
+      backend.fill(dst.validity(), 0, dst.validity().size(), (byte) 0, stream);
+      long srcData = src.data().address();
+      long dstData = dst.data().address();
+      if (type.isBitPacked()) backend.fill(dst.data(), 0, dst.data().size(), (byte) 0, stream);
+      long offset = 0;
+      for (int i = 0; i < rows.length; i++) {
+        int r = rows[i];
+        HostBatchPrimitives.setBit(dst.validity().address(), i, HostBatchPrimitives.getBit(src.validity().address(), r));
+        if (type.isVariableWidth()) {
+          int n = length(src, r);
+          MemoryUtil.putInt(dst.offsets().address() + 4L * i, (int) offset);
+          MemoryUtil.copyMemory(srcData + MemoryUtil.getInt(src.offsets().address() + 4L * r), dstData + offset, n);
+          offset += n;
+        } else if (type.isBitPacked()) {
+          HostBatchPrimitives.setBit(dstData, i, HostBatchPrimitives.getBit(srcData, r));
+        } else {
+          MemoryUtil.copyMemory(srcData + (long) r * type.width(), dstData + (long) i * type.width(), type.width());
+        }
+      }
+      if (type.isVariableWidth()) MemoryUtil.putInt(dst.offsets().address() + 4L * rows.length, (int) offset);
+      return dst;
+    } catch (RuntimeException e) {
+      dst.close();
+      throw e;
+    }
+  }
+
+  private static int length(DeviceColumn c, int row) {
+    long offsets = c.offsets().address();
+    return MemoryUtil.getInt(offsets + 4L * row + 4) - MemoryUtil.getInt(offsets + 4L * row);
+  }
+}

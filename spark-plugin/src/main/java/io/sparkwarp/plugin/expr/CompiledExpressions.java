@@ -1,0 +1,51 @@
+package io.sparkwarp.plugin.expr;
+
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.kernels.expr.ExpressionErrorException;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.QueryContext;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.SupportQueryContext;
+
+/**
+ * The result of compiling Spark expressions: a program when every expression can run on the GPU, otherwise every
+ * reason why not (lowercase facts, for explain output and fallback).
+ */
+public final class CompiledExpressions {
+  private final ExprProgram program;
+  private final List<String> reasons;
+  /** The Spark expression behind each instruction that can raise an error, by instruction index. */
+  private final Map<Integer, Expression> errorSites;
+
+  CompiledExpressions(ExprProgram program, List<String> reasons, Map<Integer, Expression> errorSites) {
+    this.program = program;
+    this.reasons = List.copyOf(reasons);
+    this.errorSites = Map.copyOf(errorSites);
+  }
+
+  public boolean supported() {
+    return reasons.isEmpty();
+  }
+
+  /** Why the expressions stay on the CPU; empty when {@link #supported()}. */
+  public List<String> reasons() {
+    return reasons;
+  }
+
+  /** The compiled program. */
+  public ExprProgram program() {
+    if (!supported()) throw new IllegalStateException("expressions not supported on the GPU: " + reasons);
+    return program;
+  }
+
+  /**
+   * The exception Spark throws for an error this program raised, with the query context (the SQL fragment) of the
+   * expression that failed.
+   */
+  public RuntimeException toSparkException(ExpressionErrorException e) {
+    Expression source = errorSites.get(e.site());
+    QueryContext context = source instanceof SupportQueryContext s ? s.getContextOrNull() : null;
+    return SparkErrors.toSparkException(e, context);
+  }
+}

@@ -1,0 +1,544 @@
+package io.sparkwarp.plugin.expr;
+
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.batch.DeviceType.Kind;
+import io.sparkwarp.kernels.expr.Comparison;
+import io.sparkwarp.kernels.expr.EvalMode;
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.kernels.expr.Opcode;
+import io.sparkwarp.plugin.types.SparkTypes;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.spark.sql.catalyst.expressions.Add;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.BinaryArithmetic;
+import org.apache.spark.sql.catalyst.expressions.BinaryComparison;
+import org.apache.spark.sql.catalyst.expressions.CaseWhen;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Coalesce;
+import org.apache.spark.sql.catalyst.expressions.Divide;
+import org.apache.spark.sql.catalyst.expressions.EqualNullSafe;
+import org.apache.spark.sql.catalyst.expressions.EqualTo;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GreaterThan;
+import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.If;
+import org.apache.spark.sql.catalyst.expressions.In;
+import org.apache.spark.sql.catalyst.expressions.InSet;
+import org.apache.spark.sql.catalyst.expressions.IntegralDivide;
+import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.IsNull;
+import org.apache.spark.sql.catalyst.expressions.KnownFloatingPointNormalized;
+import org.apache.spark.sql.catalyst.expressions.LessThan;
+import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.Multiply;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.Not;
+import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.expressions.Remainder;
+import org.apache.spark.sql.catalyst.expressions.Subtract;
+import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
+import org.apache.spark.sql.catalyst.expressions.UnaryPositive;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.unsafe.types.UTF8String;
+import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Compiles Spark expressions into one {@link ExprProgram}, with Spark's semantics: evaluation order and laziness
+ * (a skipped branch or operand never raises its errors), eval modes, result types. Planning first walks the whole
+ * tree and collects every reason an expression cannot run on the GPU; instructions are emitted only when there is
+ * none.
+ *
+ * <p>Supported: attribute references and literals of every device type; comparisons {@code = <=> < <= > >=};
+ * {@code AND OR NOT}; {@code IS [NOT] NULL}; {@code IN}/InSet of literals; {@code + - * / div %} and unary minus on
+ * integers, floats and decimals of precision up to 18; Cast among boolean, integers, floats and decimals and between
+ * dates and timestamps (UTC session); If, CaseWhen, Coalesce. Strings and binaries are compared and tested, and are
+ * outputs only as bare column references.
+ */
+public final class ExpressionCompiler {
+  private ExpressionCompiler() {}
+
+  /**
+   * Compiles a projection: one program output per element of {@code projectList}; bare attributes become
+   * pass-through outputs.
+   *
+   * @param input the child's output; an attribute's ordinal there is its column in the batch
+   */
+  public static CompiledExpressions compileProjection(List<NamedExpression> projectList, List<Attribute> input,
+      ExpressionSettings settings) {
+    Compilation c = new Compilation(input, settings);
+    List<Consumer<ExprProgram.Builder>> outputs = new ArrayList<>();
+    for (NamedExpression named : projectList) {
+      Expression e = unwrap((Expression) named);
+      if (e instanceof AttributeReference a) {
+        Integer column = c.column(a);
+        if (column != null) outputs.add(b -> b.passThrough(column));
+        continue;
+      }
+      Node node = c.plan(e);
+      if (node == null) continue;
+      if (node.type.isVariableWidth()) {
+        c.reasons.add(node.type + "-valued " + e.nodeName() + " is not supported on the GPU (only a bare column "
+            + "reference can output " + node.type + ")");
+      } else {
+        outputs.add(node.emit);
+        outputs.add(ExprProgram.Builder::output);
+      }
+    }
+    return c.finish(outputs);
+  }
+
+  /** Compiles a filter condition: a program with its boolean result as the one output. */
+  public static CompiledExpressions compilePredicate(Expression condition, List<Attribute> input,
+      ExpressionSettings settings) {
+    Compilation c = new Compilation(input, settings);
+    Node node = c.plan(condition);
+    List<Consumer<ExprProgram.Builder>> outputs = new ArrayList<>();
+    if (node != null) {
+      if (node.type.kind() != Kind.BOOLEAN) {
+        c.reasons.add("the filter condition " + condition + " is not a boolean");
+      } else {
+        outputs.add(node.emit);
+        outputs.add(ExprProgram.Builder::output);
+      }
+    }
+    return c.finish(outputs);
+  }
+
+  /** Aliases and the optimizer's markers that do not change values. */
+  private static Expression unwrap(Expression e) {
+    while (true) {
+      if (e instanceof Alias a) e = a.child();
+      else if (e instanceof KnownFloatingPointNormalized k) e = k.child();
+      else return e;
+    }
+  }
+
+  /**
+   * A planned expression: its device type, whether evaluating it may raise an error (then Spark's laziness must be
+   * kept with jumps), and how to emit it.
+   */
+  private record Node(DeviceType type, boolean canFail, Consumer<ExprProgram.Builder> emit) {}
+
+  /** The state of one compilation: input columns, reasons, error sites. */
+  private static final class Compilation {
+    private final ExpressionSettings settings;
+    private final Map<ExprId, Integer> columns = new HashMap<>();
+    private final List<DeviceType> inputTypes = new ArrayList<>();
+    private final Set<String> reasons = new LinkedHashSet<>();
+    private final Map<Integer, Expression> errorSites = new HashMap<>();
+
+    Compilation(List<Attribute> input, ExpressionSettings settings) {
+      this.settings = settings;
+      for (int i = 0; i < input.size(); i++) {
+        Attribute a = input.get(i);
+        columns.put(a.exprId(), i);
+        Optional<DeviceType> type = SparkTypes.deviceType(a.dataType(), settings.timeZone());
+        if (type.isEmpty()) {
+          reasons.add("input column " + a.name() + ": " + SparkTypes.whyNot(a.dataType()).orElseThrow());
+        }
+        inputTypes.add(type.orElse(DeviceType.BOOLEAN));
+      }
+    }
+
+    Integer column(AttributeReference a) {
+      Integer column = columns.get(a.exprId());
+      if (column == null) reasons.add("attribute " + a + " is not among the input columns");
+      return column;
+    }
+
+    CompiledExpressions finish(List<Consumer<ExprProgram.Builder>> steps) {
+      if (!reasons.isEmpty()) return new CompiledExpressions(null, new ArrayList<>(reasons), Map.of());
+      ExprProgram.Builder b = ExprProgram.builder(inputTypes);
+      steps.forEach(s -> s.accept(b));
+      return new CompiledExpressions(b.build(), List.of(), errorSites);
+    }
+
+    private DeviceType deviceType(Expression e) {
+      Optional<DeviceType> t = SparkTypes.deviceType(e.dataType(), settings.timeZone());
+      if (t.isEmpty()) reasons.add("expression " + e + ": " + SparkTypes.whyNot(e.dataType()).orElseThrow());
+      return t.orElse(null);
+    }
+
+    private boolean enabled(String family) {
+      if (settings.familyEnabled().test(family)) return true;
+      reasons.add(family + " expressions are disabled by " + ExpressionSettings.enabledKey(family) + "=false");
+      return false;
+    }
+
+    private Node unsupported(Expression e) {
+      reasons.add("expression " + e.nodeName() + " [" + e + "] is not supported on the GPU");
+      return null;
+    }
+
+    /** Plans {@code e}, or returns null after recording why it cannot run on the GPU. */
+    Node plan(Expression e) {
+      e = unwrap(e);
+      if (e instanceof AttributeReference a) {
+        Integer column = column(a);
+        DeviceType type = deviceType(a);
+        return column == null || type == null ? null : new Node(type, false, b -> b.column(column));
+      }
+      if (e instanceof Literal l) return literal(l);
+      if (e instanceof EqualNullSafe || e instanceof EqualTo || e instanceof LessThan || e instanceof LessThanOrEqual
+          || e instanceof GreaterThan || e instanceof GreaterThanOrEqual) {
+        return comparison((BinaryComparison) e);
+      }
+      if (e instanceof And || e instanceof Or) return logic(e, e instanceof Or);
+      if (e instanceof Not n) return unary(n, "logic", n.child(), (b, t) -> b.not());
+      if (e instanceof IsNull n) return unary(n, "null", n.child(), (b, t) -> b.isNull());
+      if (e instanceof IsNotNull n) return unary(n, "null", n.child(), (b, t) -> b.isNotNull());
+      if (e instanceof In in) return in(in);
+      if (e instanceof InSet in) return inSet(in);
+      if (e instanceof Add || e instanceof Subtract || e instanceof Multiply) return arithmetic((BinaryArithmetic) e);
+      if (e instanceof Divide || e instanceof IntegralDivide || e instanceof Remainder) {
+        return division((BinaryArithmetic) e);
+      }
+      if (e instanceof UnaryMinus m) return negate(m);
+      if (e instanceof UnaryPositive p) return enabled("arithmetic") ? plan(p.child()) : null;
+      if (e instanceof Cast c) return cast(c);
+      if (e instanceof If i) return conditional(i, List.of(new Tuple2<>(i.predicate(), i.trueValue())),
+          Optional.of(i.falseValue()));
+      if (e instanceof CaseWhen w) {
+        return conditional(w, CollectionConverters.asJava(w.branches()),
+            Optional.ofNullable(w.elseValue().isDefined() ? w.elseValue().get() : null));
+      }
+      if (e instanceof Coalesce c) return coalesce(c);
+      return unsupported(e);
+    }
+
+    private List<Node> planAll(List<Expression> children) {
+      List<Node> nodes = new ArrayList<>();
+      for (Expression c : children) nodes.add(plan(c));
+      return nodes.contains(null) ? null : nodes;
+    }
+
+    // ---- Literals ----
+
+    private Node literal(Literal l) {
+      DeviceType type = deviceType(l);
+      if (type == null) return null;
+      Object v = l.value();
+      if (v == null) return new Node(type, false, b -> b.nullLiteral(type));
+      return switch (type.kind()) {
+        case FLOAT, DOUBLE -> {
+          double d = ((Number) v).doubleValue();
+          yield new Node(type, false, b -> b.literal(type, d));
+        }
+        case STRING, BINARY -> {
+          byte[] bytes = v instanceof UTF8String s ? s.getBytes() : (byte[]) v;
+          yield new Node(type, false, b -> b.literal(type, bytes));
+        }
+        default -> {
+          long x = int64(v, type);
+          yield new Node(type, false, b -> b.literal(type, x));
+        }
+      };
+    }
+
+    /** A Spark internal value as the device's int64 payload (booleans 0/1, decimals unscaled). */
+    private static long int64(Object v, DeviceType type) {
+      if (v instanceof Boolean bool) return bool ? 1 : 0;
+      if (v instanceof Decimal d) return d.toJavaBigDecimal().setScale(type.scale()).unscaledValue().longValueExact();
+      return ((Number) v).longValue();
+    }
+
+    // ---- Predicates ----
+
+    private Node comparison(BinaryComparison e) {
+      if (!enabled("comparison")) return null;
+      List<Node> nodes = planAll(List.of(e.left(), e.right()));
+      if (nodes == null) return null;
+      Node l = nodes.get(0);
+      Node r = nodes.get(1);
+      if (l.type.kind() != r.type.kind() || l.type.scale() != r.type.scale()) {
+        reasons.add("comparison " + e + " of " + l.type + " with " + r.type + " is not supported on the GPU");
+        return null;
+      }
+      Comparison cmp = e instanceof EqualNullSafe ? Comparison.EQ_NULL_SAFE : e instanceof EqualTo ? Comparison.EQ
+          : e instanceof LessThan ? Comparison.LT : e instanceof LessThanOrEqual ? Comparison.LE
+          : e instanceof GreaterThan ? Comparison.GT : Comparison.GE;
+      // null-intolerant: Spark leaves the right side unevaluated when the left is null (not so for <=>)
+      return binary(DeviceType.BOOLEAN, l, r, cmp != Comparison.EQ_NULL_SAFE, b -> b.compare(cmp));
+    }
+
+    /** left, right, op; with a skip over right and op when the left is null, if right could raise an error. */
+    private Node binary(DeviceType type, Node l, Node r, boolean nullIntolerant, Consumer<ExprProgram.Builder> op) {
+      boolean skip = nullIntolerant && r.canFail;
+      return new Node(type, l.canFail || r.canFail, b -> {
+        ExprProgram.Label end = skip ? b.newLabel() : null;
+        l.emit.accept(b);
+        if (skip) b.jumpIfNull(end);
+        r.emit.accept(b);
+        op.accept(b);
+        if (skip) b.bind(end);
+      });
+    }
+
+    private Node logic(Expression e, boolean or) {
+      if (!enabled("logic")) return null;
+      List<Node> nodes = planAll(CollectionConverters.asJava(e.children()));
+      if (nodes == null) return null;
+      Node l = nodes.get(0);
+      Node r = nodes.get(1);
+      return new Node(DeviceType.BOOLEAN, l.canFail || r.canFail, b -> {
+        // Spark does not evaluate the right side once the left decides; only visible when the right can fail
+        ExprProgram.Label end = r.canFail ? b.newLabel() : null;
+        l.emit.accept(b);
+        if (end != null && or) b.jumpIfTrue(end);
+        if (end != null && !or) b.jumpIfFalse(end);
+        r.emit.accept(b);
+        if (or) b.or();
+        else b.and();
+        if (end != null) b.bind(end);
+      });
+    }
+
+    /** A unary expression of {@code family} whose result type is Spark's. */
+    private Node unary(Expression e, String family, Expression child, BiConsumer<ExprProgram.Builder, DeviceType> op) {
+      if (!enabled(family)) return null;
+      Node c = plan(child);
+      DeviceType type = deviceType(e);
+      if (c == null || type == null) return null;
+      return new Node(type, c.canFail, b -> {
+        c.emit.accept(b);
+        op.accept(b, type);
+      });
+    }
+
+    private Node in(In in) {
+      if (!enabled("in")) return null;
+      List<Object> values = new ArrayList<>();
+      for (Expression item : CollectionConverters.asJava(in.list())) {
+        if (!(item instanceof Literal l)) {
+          reasons.add("IN list item " + item + " is not a literal");
+          return null;
+        }
+        values.add(l.value());
+      }
+      return inValues(in.value(), values);
+    }
+
+    private Node inSet(InSet in) {
+      if (!enabled("in")) return null;
+      List<Object> values = new ArrayList<>(CollectionConverters.asJava(in.hset()));
+      DataType type = in.child().dataType();
+      if (values.contains(null) && (type instanceof FloatType || type instanceof DoubleType)) {
+        // InSet answers a NaN with whether the set holds NaN, never null: unlike In and the IN instruction
+        reasons.add("InSet [" + in + "] of floating values with a null in the set is not supported on the GPU");
+        return null;
+      }
+      return inValues(in.child(), values);
+    }
+
+    private Node inValues(Expression value, List<Object> values) {
+      Node v = plan(value);
+      if (v == null) return null;
+      boolean hasNull = values.contains(null);
+      List<Object> items = new ArrayList<>();
+      for (Object x : values) {
+        if (x == null) continue;
+        switch (v.type.kind()) {
+          case FLOAT, DOUBLE -> items.add(((Number) x).doubleValue());
+          case STRING, BINARY -> items.add(x instanceof UTF8String s ? s.getBytes() : (byte[]) x);
+          default -> items.add(int64(x, v.type));
+        }
+      }
+      return new Node(DeviceType.BOOLEAN, v.canFail, b -> {
+        v.emit.accept(b);
+        b.in(items, hasNull);
+      });
+    }
+
+    // ---- Arithmetic ----
+
+    private static EvalMode mode(scala.Enumeration.Value mode) {
+      return EvalMode.valueOf(mode.toString());
+    }
+
+    /** Remembers the Spark expression behind the next instruction, which can raise an error. */
+    private void site(ExprProgram.Builder b, Expression e) {
+      errorSites.put(b.nextInstruction(), e);
+    }
+
+    private Node arithmetic(BinaryArithmetic e) {
+      if (!enabled("arithmetic")) return null;
+      List<Node> nodes = planAll(List.of(e.left(), e.right()));
+      DeviceType type = deviceType(e);
+      if (nodes == null || type == null) return null;
+      Opcode op = e instanceof Add ? Opcode.ADD : e instanceof Subtract ? Opcode.SUBTRACT : Opcode.MULTIPLY;
+      EvalMode mode = mode(e.evalMode());
+      Node l = nodes.get(0);
+      Node r = nodes.get(1);
+      if (!probe(e, List.of(l.type, r.type), b -> b.arithmetic(op, type, mode))) return null;
+      Node n = binary(type, l, r, true, b -> {
+        site(b, e);
+        b.arithmetic(op, type, mode);
+      });
+      return new Node(type, n.canFail || mode == EvalMode.ANSI, n.emit);
+    }
+
+    private Node division(BinaryArithmetic e) {
+      if (!enabled("arithmetic")) return null;
+      EvalMode mode = mode(e.evalMode());
+      if (mode == EvalMode.TRY && !(e instanceof Divide)) {
+        reasons.add("try mode of " + e.nodeName() + " [" + e + "] is not supported on the GPU");
+        return null;
+      }
+      List<Node> nodes = planAll(List.of(e.left(), e.right()));
+      DeviceType type = deviceType(e);
+      if (nodes == null || type == null) return null;
+      Opcode op = e instanceof Divide ? Opcode.DIVIDE : e instanceof IntegralDivide ? Opcode.INTEGRAL_DIVIDE
+          : Opcode.REMAINDER;
+      Node dividend = nodes.get(0);
+      Node divisor = nodes.get(1);
+      if (!probe(e, List.of(divisor.type, dividend.type), b -> b.arithmetic(op, type, mode))) return null;
+      // Spark evaluates the divisor first, and the dividend only when the divisor is neither null nor (outside ANSI
+      // mode) zero: the check only matters when the dividend could raise an error
+      boolean check = dividend.canFail;
+      boolean canFail = dividend.canFail || divisor.canFail || mode == EvalMode.ANSI;
+      return new Node(type, canFail, b -> {
+        ExprProgram.Label skip = check ? b.newLabel() : null;
+        divisor.emit.accept(b);
+        if (check) b.divisorCheck(skip, mode);
+        dividend.emit.accept(b);
+        site(b, e);
+        b.arithmetic(op, type, mode);
+        if (check) b.bind(skip);
+      });
+    }
+
+    private Node negate(UnaryMinus e) {
+      if (!enabled("arithmetic")) return null;
+      EvalMode mode = e.failOnError() ? EvalMode.ANSI : EvalMode.LEGACY;
+      Node c = plan(e.child());
+      if (c == null) return null;
+      if (!probe(e, List.of(c.type), b -> b.negate(mode))) return null;
+      return new Node(c.type, c.canFail || mode == EvalMode.ANSI, b -> {
+        c.emit.accept(b);
+        site(b, e);
+        b.negate(mode);
+      });
+    }
+
+    private Node cast(Cast e) {
+      if (!enabled("cast")) return null;
+      Node c = plan(e.child());
+      DeviceType to = deviceType(e);
+      if (c == null || to == null) return null;
+      DeviceType from = c.type;
+      if (from.equals(to)) return c;
+      if (from.kind() == Kind.TIMESTAMP && to.kind() == Kind.TIMESTAMP
+          || from.kind() == Kind.DATE && to.kind() == Kind.TIMESTAMP && to.timeZone() != null
+          || from.kind() == Kind.TIMESTAMP && from.timeZone() != null && to.kind() == Kind.DATE) {
+        if (!utc(settings.timeZone())) {
+          reasons.add("cast " + e + " depends on the session time zone " + settings.timeZone()
+              + ", and the GPU converts dates and timestamps only in UTC");
+          return null;
+        }
+        if (from.kind() == Kind.TIMESTAMP && to.kind() == Kind.TIMESTAMP) {
+          return new Node(to, c.canFail, c.emit);  // with and without zone hold the same micros in UTC
+        }
+      }
+      EvalMode mode = mode(e.evalMode());
+      if (!probe(e, List.of(from), b -> b.cast(to, mode))) return null;
+      boolean canFail = mode != EvalMode.TRY && (mode == EvalMode.ANSI || to.kind() == Kind.TIMESTAMP);
+      return new Node(to, c.canFail || canFail, b -> {
+        c.emit.accept(b);
+        site(b, e);
+        b.cast(to, mode);
+      });
+    }
+
+    private static boolean utc(String timeZone) {
+      return ZoneId.of(timeZone).normalized().equals(ZoneOffset.UTC);
+    }
+
+    /**
+     * Whether the program builder accepts {@code op} on operands of {@code types}: its type rules are the single
+     * statement of what the device computes. Records the reason otherwise.
+     */
+    private boolean probe(Expression e, List<DeviceType> types, Consumer<ExprProgram.Builder> op) {
+      ExprProgram.Builder b = ExprProgram.builder(types);
+      for (int i = 0; i < types.size(); i++) b.column(i);
+      try {
+        op.accept(b);
+        return true;
+      } catch (IllegalArgumentException ex) {
+        reasons.add(e.nodeName() + " [" + e + "] is not supported on the GPU: "
+            + ex.getMessage().replace("invalid expression program: ", ""));
+        return false;
+      }
+    }
+
+    // ---- Conditionals ----
+
+    private Node conditional(Expression e, List<Tuple2<Expression, Expression>> branches,
+        Optional<Expression> otherwise) {
+      if (!enabled("conditional")) return null;
+      DeviceType type = deviceType(e);
+      List<Node> conditions = new ArrayList<>();
+      List<Node> values = new ArrayList<>();
+      for (Tuple2<Expression, Expression> branch : branches) {
+        conditions.add(plan(branch._1()));
+        values.add(plan(branch._2()));
+      }
+      Node elseNode = otherwise.map(this::plan).orElse(null);
+      if (type == null || conditions.contains(null) || values.contains(null)
+          || otherwise.isPresent() && elseNode == null) {
+        return null;
+      }
+      boolean canFail = conditions.stream().anyMatch(Node::canFail) || values.stream().anyMatch(Node::canFail)
+          || elseNode != null && elseNode.canFail;
+      return new Node(type, canFail, b -> {
+        ExprProgram.Label end = b.newLabel();
+        for (int i = 0; i < conditions.size(); i++) {
+          ExprProgram.Label next = b.newLabel();
+          conditions.get(i).emit.accept(b);
+          b.jumpIfNotTrue(next);
+          values.get(i).emit.accept(b);
+          b.jump(end);
+          b.bind(next);
+        }
+        if (elseNode != null) elseNode.emit.accept(b);
+        else b.nullLiteral(type);
+        b.bind(end);
+      });
+    }
+
+    private Node coalesce(Coalesce e) {
+      if (!enabled("conditional")) return null;
+      DeviceType type = deviceType(e);
+      List<Node> children = planAll(CollectionConverters.asJava(e.children()));
+      if (type == null || children == null) return null;
+      if (children.size() == 1) return children.get(0);
+      return new Node(type, children.stream().anyMatch(Node::canFail), b -> {
+        ExprProgram.Label end = b.newLabel();
+        for (int i = 0; i < children.size() - 1; i++) {
+          children.get(i).emit.accept(b);
+          b.coalesceJump(end);
+        }
+        children.get(children.size() - 1).emit.accept(b);
+        b.bind(end);
+      });
+    }
+  }
+}
