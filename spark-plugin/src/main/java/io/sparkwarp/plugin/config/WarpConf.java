@@ -1,0 +1,133 @@
+package io.sparkwarp.plugin.config;
+
+import static io.sparkwarp.plugin.config.ConfEntry.Scope.SESSION;
+import static io.sparkwarp.plugin.config.ConfEntry.Scope.STATIC;
+
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.plugin.expr.ExpressionSettings;
+import io.sparkwarp.plugin.rewrite.ExplainMode;
+import io.sparkwarp.plugin.rewrite.Overrides;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.internal.SQLConf;
+
+/**
+ * Every {@code spark.warp.*} setting, defined once: typed entries with defaults and docs, the per-operator and
+ * per-expression-family switches derived from the registries, validation, and the source of docs/CONFIG.md.
+ */
+public final class WarpConf {
+  public static final String PREFIX = "spark.warp.";
+
+  public static final ConfEntry<Boolean> ENABLED = ConfEntry.bool(PREFIX + "enabled", true, SESSION,
+      "Whether queries are rewritten to run on the GPU. Set to false to run a query exactly as Spark would.");
+  public static final ConfEntry<BackendKind> BACKEND = ConfEntry.oneOf(PREFIX + "backend", BackendKind.class,
+      BackendKind.AUTO, STATIC,
+      "What runs the device work: CUDA on an NVIDIA GPU, or HOST, the Java reference implementations (for testing "
+          + "without a GPU). AUTO uses CUDA when a usable GPU is present; without one it logs a warning and leaves "
+          + "every plan as Spark made it.");
+  public static final ConfEntry<ExplainMode> EXPLAIN = ConfEntry.oneOf(PREFIX + "explain", ExplainMode.class,
+      ExplainMode.NOT_ON_GPU, SESSION,
+      "What the rewrite logs per query: NONE; NOT_ON_GPU, every operator kept on the CPU and why; ALL, the whole "
+          + "plan with '*' on GPU operators and '!' on CPU ones.");
+  public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = ConfEntry.positiveInt(PREFIX + "concurrentGpuTasks",
+      2, STATIC, "How many tasks of one executor use its GPU at the same time; the others wait.");
+  public static final ConfEntry<Integer> BATCH_ROWS = ConfEntry.positiveInt(PREFIX + "batch.targetRows", 1 << 21,
+      SESSION, "Rows gathered into one device batch before it is uploaded (at most).");
+  public static final ConfEntry<Long> BATCH_BYTES = ConfEntry.bytes(PREFIX + "batch.targetBytes", 256L << 20,
+      SESSION, "Bytes gathered into one device batch before it is uploaded (about, at most).");
+  public static final ConfEntry<Long> DEVICE_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.deviceLimit", 0,
+      STATIC, "Device memory an executor's queries may hold at once; 0 means 90% of the GPU's memory.");
+  public static final ConfEntry<Long> PINNED_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.pinnedLimit", 0,
+      STATIC, "Pinned host memory an executor keeps for transfers; 0 means no limit.");
+
+  private static final List<ConfEntry<?>> ENTRIES = buildEntries();
+
+  private final Function<String, String> lookup;
+
+  private WarpConf(Function<String, String> lookup) {
+    this.lookup = lookup;
+  }
+
+  /** Settings as a session sees them (session values over application values). */
+  public static WarpConf of(SQLConf conf) {
+    return new WarpConf(key -> conf.getConfString(key, null));
+  }
+
+  /** Settings of the application, as the driver and executors start with them. */
+  public static WarpConf of(SparkConf conf) {
+    return new WarpConf(key -> conf.get(key, null));
+  }
+
+  /** Settings from a plain map (tests, and anything that is not Spark). */
+  public static WarpConf of(Map<String, String> settings) {
+    return new WarpConf(settings::get);
+  }
+
+  public <T> T get(ConfEntry<T> entry) {
+    return entry.parse(lookup.apply(entry.key()));
+  }
+
+  /** Key of the switch of a GPU operator, named after the Spark operator it replaces ("FilterExec"). */
+  public static String execKey(String sparkExecName) {
+    return PREFIX + "exec." + sparkExecName + ".enabled";
+  }
+
+  /** Key of the switch of an expression family (ExpressionSettings.FAMILIES). */
+  public static String exprKey(String family) {
+    return PREFIX + "expr." + family + ".enabled";
+  }
+
+  public boolean execEnabled(String sparkExecName) {
+    return switchOn(execKey(sparkExecName));
+  }
+
+  public boolean exprFamilyEnabled(String family) {
+    return switchOn(exprKey(family));
+  }
+
+  private boolean switchOn(String key) {
+    return ConfEntry.bool(key, true, SESSION, "").parse(lookup.apply(key));
+  }
+
+  /** Every entry: the fixed ones, then one switch per GPU operator and per expression family. */
+  public static List<ConfEntry<?>> entries() {
+    return ENTRIES;
+  }
+
+  private static List<ConfEntry<?>> buildEntries() {
+    List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS, BATCH_ROWS,
+        BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT));
+    for (Overrides.ExecRule rule : Overrides.rules()) {
+      entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
+          "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));
+    }
+    for (String family : ExpressionSettings.FAMILIES) {
+      entries.add(ConfEntry.bool(exprKey(family), true, SESSION,
+          "Whether " + family + " expressions may run on the GPU."));
+    }
+    return Collections.unmodifiableList(entries);
+  }
+
+  /**
+   * Checks every {@code spark.warp.*} setting: unknown keys (typos) and values an entry rejects fail with a message
+   * naming the key.
+   */
+  public static void validate(Map<String, String> settings) {
+    Map<String, ConfEntry<?>> byKey = new LinkedHashMap<>();
+    for (ConfEntry<?> e : ENTRIES) byKey.put(e.key(), e);
+    for (Map.Entry<String, String> s : settings.entrySet()) {
+      if (!s.getKey().startsWith(PREFIX)) continue;
+      ConfEntry<?> entry = byKey.get(s.getKey());
+      if (entry == null) {
+        throw new IllegalArgumentException("unknown setting " + s.getKey() + "; sparkwarp's settings are listed in "
+            + "docs/CONFIG.md");
+      }
+      entry.parse(s.getValue());
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.expr.ExpressionErrorException;
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.plugin.expr.CompiledExpressions;
+import io.sparkwarp.plugin.expr.SparkErrors;
+import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Supplier;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * The partition function of GPU filter and project: compiles the expressions once per partition on the executor
+ * (the program is small and compiling is cheap, so no program needs to be serialised), then maps each device batch
+ * through one kernel launch, closing its input. Empty results are dropped; ANSI errors raised by a row become the
+ * exception Spark itself throws.
+ */
+final class ExpressionBatchFunction implements Partitions.BatchFunction<ColumnarBatch> {
+  /** Applies a compiled program to one device batch; the result is a new batch the caller owns. */
+  interface Step extends java.io.Serializable {
+    DeviceBatch apply(TaskGpu gpu, ExprProgram program, DeviceBatch input);
+  }
+
+  /** Compiles the operator's expressions; a serialisable recipe, run on the executor. */
+  interface Compile extends java.io.Serializable, Supplier<CompiledExpressions> {}
+
+  private final Compile compile;
+  private final Step step;
+  private final List<Attribute> output;
+  private final SQLMetric inputRows;
+  private final SQLMetric outputRows;
+  private final SQLMetric outputBatches;
+  private final SQLMetric gpuTime;
+
+  ExpressionBatchFunction(Compile compile, Step step, List<Attribute> output, UnaryExec node) {
+    this.compile = compile;
+    this.step = step;
+    this.output = output;
+    this.inputRows = node.metric(GpuMetrics.INPUT_ROWS);
+    this.outputRows = node.metric(GpuMetrics.OUTPUT_ROWS);
+    this.outputBatches = node.metric(GpuMetrics.OUTPUT_BATCHES);
+    this.gpuTime = node.metric(GpuMetrics.GPU_TIME);
+  }
+
+  @Override
+  public Iterator<ColumnarBatch> apply(Iterator<ColumnarBatch> input) {
+    CompiledExpressions compiled = compile.get();
+    if (!compiled.supported()) {
+      throw new IllegalStateException("expressions that passed planning no longer compile: " + compiled.reasons());
+    }
+    ExprProgram program = compiled.program();
+    return new Iterator<>() {
+      private ColumnarBatch next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && input.hasNext()) next = process(input.next(), program);
+        return next != null;
+      }
+
+      @Override
+      public ColumnarBatch next() {
+        if (!hasNext()) throw new NoSuchElementException();
+        ColumnarBatch result = next;
+        next = null;
+        return result;
+      }
+    };
+  }
+
+  /** The result of one batch, or null when no row is left. */
+  private ColumnarBatch process(ColumnarBatch batch, ExprProgram program) {
+    TaskGpu gpu = TaskGpu.get();
+    long start = System.nanoTime();
+    DeviceBatch result;
+    try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
+      inputRows.add(in.rowCount());
+      result = step.apply(gpu, program, in);
+      gpu.stream().synchronize();  // so the GPU time metric is the kernels' time, not their launch
+    } catch (ExpressionErrorException e) {
+      throw SparkErrors.toSparkException(e);
+    }
+    gpuTime.add(System.nanoTime() - start);
+    if (result.rowCount() == 0) {
+      result.close();
+      return null;
+    }
+    outputRows.add(result.rowCount());
+    outputBatches.add(1);
+    return DeviceBatches.wrap(result, output);
+  }
+}

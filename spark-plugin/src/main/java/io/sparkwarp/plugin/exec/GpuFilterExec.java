@@ -1,0 +1,68 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.plugin.expr.ExpressionCompiler;
+import io.sparkwarp.plugin.expr.ExpressionSettings;
+import java.util.List;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/** FilterExec on the GPU: the condition as one expression program, the surviving rows compacted on the device. */
+public final class GpuFilterExec extends UnaryExec implements GpuExec {
+  private final Expression condition;
+  private final boolean ansi;
+  private final String timeZone;
+
+  public GpuFilterExec(Expression condition, SparkPlan child, boolean ansi, String timeZone) {
+    super(child, GpuMetrics.operator(child.sparkContext()));
+    this.condition = condition;
+    this.ansi = ansi;
+    this.timeZone = timeZone;
+  }
+
+  public Expression condition() {
+    return condition;
+  }
+
+  @Override
+  public Seq<Attribute> output() {
+    return child.output();
+  }
+
+  @Override
+  public boolean supportsColumnar() {
+    return true;
+  }
+
+  @Override
+  public RDD<InternalRow> doExecute() {
+    throw new IllegalStateException("GpuFilterExec produces device batches; rows come from GpuToHostExec");
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    Expression cond = condition;
+    List<Attribute> input = new java.util.ArrayList<>(CollectionConverters.asJava(child.output()));
+    boolean ansiMode = ansi;
+    String tz = timeZone;
+    return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
+        () -> ExpressionCompiler.compilePredicate(cond, input, new ExpressionSettings(ansiMode, tz, f -> true)),
+        (gpu, program, batch) -> gpu.backend().expressions().filter(program, batch, gpu.stream()),
+        input, this));
+  }
+
+  @Override
+  public UnaryExec withChild(SparkPlan newChild) {
+    return new GpuFilterExec(condition, newChild, ansi, timeZone);
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {condition, child, ansi, timeZone};
+  }
+}

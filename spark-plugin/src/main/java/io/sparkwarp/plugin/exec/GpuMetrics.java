@@ -1,0 +1,42 @@
+package io.sparkwarp.plugin.exec;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.execution.metric.SQLMetrics;
+import scala.jdk.javaapi.CollectionConverters;
+
+/** The SQL metrics GPU operators show in the Spark UI, by name. */
+public final class GpuMetrics {
+  public static final String INPUT_ROWS = "numInputRows";
+  public static final String OUTPUT_ROWS = "numOutputRows";
+  public static final String OUTPUT_BATCHES = "numOutputBatches";
+  public static final String GPU_TIME = "gpuTime";
+  public static final String TRANSFER_BYTES = "transferBytes";
+  public static final String TRANSFER_TIME = "transferTime";
+
+  private GpuMetrics() {}
+
+  /** Row and batch counts and GPU time: what every GPU operator reports. */
+  static Map<String, SQLMetric> operator(SparkContext sc) {
+    Map<String, SQLMetric> m = new LinkedHashMap<>();
+    m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
+    m.put(OUTPUT_ROWS, SQLMetrics.createMetric(sc, "number of output rows"));
+    m.put(OUTPUT_BATCHES, SQLMetrics.createMetric(sc, "number of output batches"));
+    m.put(GPU_TIME, SQLMetrics.createNanoTimingMetric(sc, "GPU time", -1));
+    return m;
+  }
+
+  /** The operator metrics plus bytes and time of transfers, for the transitions. */
+  static Map<String, SQLMetric> transfer(SparkContext sc) {
+    Map<String, SQLMetric> m = operator(sc);
+    m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "bytes transferred", -1));
+    m.put(TRANSFER_TIME, SQLMetrics.createNanoTimingMetric(sc, "transfer time", -1));
+    return m;
+  }
+
+  static scala.collection.immutable.Map<String, SQLMetric> toScala(Map<String, SQLMetric> metrics) {
+    return scala.collection.immutable.Map$.MODULE$.from(CollectionConverters.asScala(metrics));
+  }
+}

@@ -1,0 +1,71 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.plugin.expr.ExpressionCompiler;
+import io.sparkwarp.plugin.expr.ExpressionSettings;
+import java.util.List;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/** ProjectExec on the GPU: every output column computed by one expression program in one launch per batch. */
+public final class GpuProjectExec extends UnaryExec implements GpuExec {
+  private final Seq<NamedExpression> projectList;
+  private final boolean ansi;
+  private final String timeZone;
+
+  public GpuProjectExec(Seq<NamedExpression> projectList, SparkPlan child, boolean ansi, String timeZone) {
+    super(child, GpuMetrics.operator(child.sparkContext()));
+    this.projectList = projectList;
+    this.ansi = ansi;
+    this.timeZone = timeZone;
+  }
+
+  public Seq<NamedExpression> projectList() {
+    return projectList;
+  }
+
+  @Override
+  public Seq<Attribute> output() {
+    return CollectionConverters.asScala(
+        CollectionConverters.asJava(projectList).stream().map(NamedExpression::toAttribute).toList()).toList();
+  }
+
+  @Override
+  public boolean supportsColumnar() {
+    return true;
+  }
+
+  @Override
+  public RDD<InternalRow> doExecute() {
+    throw new IllegalStateException("GpuProjectExec produces device batches; rows come from GpuToHostExec");
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    List<NamedExpression> exprs = new java.util.ArrayList<>(CollectionConverters.asJava(projectList));
+    List<Attribute> input = new java.util.ArrayList<>(CollectionConverters.asJava(child.output()));
+    boolean ansiMode = ansi;
+    String tz = timeZone;
+    return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
+        () -> ExpressionCompiler.compileProjection(exprs, input, new ExpressionSettings(ansiMode, tz, f -> true)),
+        (gpu, program, batch) -> new DeviceBatch(gpu.backend().expressions().project(program, batch, gpu.stream()),
+            batch.rowCount()),
+        new java.util.ArrayList<>(CollectionConverters.asJava(output())), this));
+  }
+
+  @Override
+  public UnaryExec withChild(SparkPlan newChild) {
+    return new GpuProjectExec(projectList, newChild, ansi, timeZone);
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {projectList, child, ansi, timeZone};
+  }
+}

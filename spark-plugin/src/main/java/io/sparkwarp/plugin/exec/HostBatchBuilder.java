@@ -1,0 +1,157 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.plugin.types.SparkTypes;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.arrow.ArrowWriter;
+import org.apache.spark.sql.execution.arrow.ArrowWriter$;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.ArrowUtils$;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
+
+/**
+ * Gathers host input into Arrow vectors in the task's transfer (pinned) memory, ready for one upload per device
+ * batch: rows through Spark's own ArrowWriter, CPU column batches (the vectorized Parquet and ORC readers) column by
+ * column without forming rows. The caller takes the root with {@link #take()} and closes it after the upload.
+ */
+final class HostBatchBuilder implements AutoCloseable {
+  private static final int ROWS_PER_SIZE_CHECK = 4096;
+
+  private final StructType schema;
+  private final String timeZone;
+  private final BufferAllocator allocator;
+  private VectorSchemaRoot root;
+  private ArrowWriter rowWriter;
+  private int rows;
+
+  HostBatchBuilder(StructType schema, String timeZone, BufferAllocator allocator) {
+    this.schema = schema;
+    this.timeZone = timeZone;
+    this.allocator = allocator;
+  }
+
+  private VectorSchemaRoot root() {
+    if (root == null) {
+      root = VectorSchemaRoot.create(ArrowUtils$.MODULE$.toArrowSchema(schema, timeZone, true, false), allocator);
+      root.allocateNew();
+      rows = 0;
+    }
+    return root;
+  }
+
+  int rows() {
+    return rows;
+  }
+
+  /**
+   * Bytes gathered so far: the buffers' capacity, an upper bound (value counts are set only at the end). Not through
+   * getFieldBuffers(), which fills a string vector's "holes" up to its value count and so forgets its last value.
+   */
+  long bytes() {
+    if (root == null) return 0;
+    long bytes = 0;
+    for (FieldVector v : root.getFieldVectors()) {
+      bytes += v.getValidityBuffer().capacity() + v.getDataBuffer().capacity();
+      if (v instanceof BaseVariableWidthVector var) bytes += var.getOffsetBuffer().capacity();
+    }
+    return bytes;
+  }
+
+  /** Appends rows until {@code maxRows} or {@code maxBytes} is reached or the input ends. */
+  void appendRows(java.util.Iterator<InternalRow> input, int maxRows, long maxBytes) {
+    VectorSchemaRoot r = root();
+    if (rowWriter == null) rowWriter = ArrowWriter$.MODULE$.create(r);
+    while (rows < maxRows && input.hasNext()) {
+      rowWriter.write(input.next());
+      rows++;
+      if (rows % ROWS_PER_SIZE_CHECK == 0 && bytes() >= maxBytes) break;
+    }
+  }
+
+  /** Appends every row of a CPU column batch. */
+  void appendColumns(ColumnarBatch batch) {
+    VectorSchemaRoot r = root();
+    int n = batch.numRows();
+    List<FieldVector> vectors = r.getFieldVectors();
+    for (int c = 0; c < vectors.size(); c++) {
+      DeviceType type = SparkTypes.deviceType(schema.fields()[c].dataType(), timeZone).orElseThrow();
+      appendColumn(batch.column(c), vectors.get(c), type, rows, n);
+    }
+    rows += n;
+  }
+
+  /**
+   * Appends rows [0, n) of {@code in} at row {@code at} of {@code out}. Fixed-width values move with one bulk copy
+   * per column (Spark's readers keep them in primitive arrays or off-heap memory); the rest value by value.
+   */
+  private static void appendColumn(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
+    while (out.getValueCapacity() < at + n) out.reAlloc();
+    ArrowBuf validity = out.getValidityBuffer();
+    boolean nulls = in.hasNull();
+    for (int i = 0; i < n; i++) BitVectorHelper.setValidityBit(validity, at + i, nulls && in.isNullAt(i) ? 0 : 1);
+    long values = type.isVariableWidth() ? 0 : out.getDataBufferAddress();
+    switch (type.kind()) {
+      case BYTE -> Platform.copyMemory(in.getBytes(0, n), Platform.BYTE_ARRAY_OFFSET, null, values + at, n);
+      case SHORT -> Platform.copyMemory(in.getShorts(0, n), Platform.SHORT_ARRAY_OFFSET, null, values + 2L * at,
+          2L * n);
+      case INT, DATE -> Platform.copyMemory(in.getInts(0, n), Platform.INT_ARRAY_OFFSET, null, values + 4L * at,
+          4L * n);
+      case LONG, TIMESTAMP -> Platform.copyMemory(in.getLongs(0, n), Platform.LONG_ARRAY_OFFSET, null,
+          values + 8L * at, 8L * n);
+      case FLOAT -> Platform.copyMemory(in.getFloats(0, n), Platform.FLOAT_ARRAY_OFFSET, null, values + 4L * at,
+          4L * n);
+      case DOUBLE -> Platform.copyMemory(in.getDoubles(0, n), Platform.DOUBLE_ARRAY_OFFSET, null, values + 8L * at,
+          8L * n);
+      default -> appendValues(in, out, type, at, n);
+    }
+  }
+
+  /** Value by value, for bit-packed, decimal and variable-width columns; null rows are skipped. */
+  private static void appendValues(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
+    for (int i = 0; i < n; i++) {
+      if (in.isNullAt(i)) continue;  // validity is set; variable-width setSafe fills the skipped offsets
+      int o = at + i;
+      switch (type.kind()) {
+        case BOOLEAN -> ((BitVector) out).setSafe(o, in.getBoolean(i) ? 1 : 0);
+        case DECIMAL -> ((DecimalVector) out).setSafe(o,
+            in.getDecimal(i, type.precision(), type.scale()).toUnscaledLong());
+        case STRING -> ((VarCharVector) out).setSafe(o, in.getUTF8String(i).getBytes());
+        case BINARY -> ((VarBinaryVector) out).setSafe(o, in.getBinary(i));
+        default -> throw new IllegalStateException(type + " is copied in bulk");
+      }
+    }
+  }
+
+  /** The gathered vectors with their value counts set; the caller owns them. Null when nothing was gathered. */
+  VectorSchemaRoot take() {
+    if (root == null || rows == 0) return null;
+    if (rowWriter != null) {
+      rowWriter.finish();
+    } else {
+      root.setRowCount(rows);  // also fills the offsets of trailing null strings
+    }
+    VectorSchemaRoot result = root;
+    root = null;
+    rowWriter = null;
+    return result;
+  }
+
+  @Override
+  public void close() {
+    if (root != null) root.close();
+    root = null;
+  }
+}

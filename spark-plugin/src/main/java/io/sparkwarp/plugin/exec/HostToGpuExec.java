@@ -1,0 +1,146 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.types.DataTypeUtils;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The way onto the GPU: rows, or the CPU column batches of Spark's vectorized scans, gathered into pinned Arrow
+ * vectors up to the target batch size and uploaded as one device batch. Small scan batches (4096 rows by default)
+ * are coalesced here, on the host, so the device sees few large batches.
+ */
+public final class HostToGpuExec extends UnaryExec implements GpuExec {
+  private final int targetRows;
+  private final long targetBytes;
+
+  public HostToGpuExec(SparkPlan child, int targetRows, long targetBytes) {
+    super(child, GpuMetrics.transfer(child.sparkContext()));
+    this.targetRows = targetRows;
+    this.targetBytes = targetBytes;
+  }
+
+  @Override
+  public Seq<Attribute> output() {
+    return child.output();
+  }
+
+  @Override
+  public boolean supportsColumnar() {
+    return true;
+  }
+
+  @Override
+  public RDD<InternalRow> doExecute() {
+    throw new IllegalStateException("HostToGpuExec produces device batches; rows come from GpuToHostExec");
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    StructType schema = DataTypeUtils.fromAttributes(child.output());
+    String timeZone = conf().sessionLocalTimeZone();
+    List<Attribute> output = new ArrayList<>(CollectionConverters.asJava(child.output()));
+    int rows = targetRows;
+    long bytes = targetBytes;
+    Metrics metrics = new Metrics(metric(GpuMetrics.OUTPUT_ROWS), metric(GpuMetrics.OUTPUT_BATCHES),
+        metric(GpuMetrics.TRANSFER_BYTES), metric(GpuMetrics.TRANSFER_TIME));
+    if (child.supportsColumnar()) {
+      return Partitions.map(child.executeColumnar(), input -> new Uploads(schema, timeZone, output, metrics) {
+        @Override
+        boolean gather(HostBatchBuilder builder) {
+          while (input.hasNext() && builder.rows() < rows && builder.bytes() < bytes) {
+            builder.appendColumns(input.next());
+          }
+          return input.hasNext();
+        }
+      });
+    }
+    return Partitions.map(child.execute(), input -> new Uploads(schema, timeZone, output, metrics) {
+      @Override
+      boolean gather(HostBatchBuilder builder) {
+        builder.appendRows(input, rows, bytes);
+        return input.hasNext();
+      }
+    });
+  }
+
+  /** The metrics a partition updates; serialisable with the closure. */
+  private record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric bytes, SQLMetric time)
+      implements java.io.Serializable {}
+
+  /** Gathers and uploads one device batch per {@link #next()}. */
+  private abstract static class Uploads implements Iterator<ColumnarBatch> {
+    private final StructType schema;
+    private final String timeZone;
+    private final List<Attribute> output;
+    private final Metrics metrics;
+    private boolean more = true;
+    private ColumnarBatch next;
+
+    Uploads(StructType schema, String timeZone, List<Attribute> output, Metrics metrics) {
+      this.schema = schema;
+      this.timeZone = timeZone;
+      this.output = output;
+      this.metrics = metrics;
+    }
+
+    /** Adds input to {@code builder} up to the target size; returns whether input is left. */
+    abstract boolean gather(HostBatchBuilder builder);
+
+    @Override
+    public boolean hasNext() {
+      while (next == null && more) next = uploadNext();
+      return next != null;
+    }
+
+    @Override
+    public ColumnarBatch next() {
+      if (!hasNext()) throw new NoSuchElementException();
+      ColumnarBatch result = next;
+      next = null;
+      return result;
+    }
+
+    private ColumnarBatch uploadNext() {
+      TaskGpu gpu = TaskGpu.get();
+      try (HostBatchBuilder builder = new HostBatchBuilder(schema, timeZone, gpu.hostAllocator())) {
+        more = gather(builder);
+        try (VectorSchemaRoot root = builder.take()) {
+          if (root == null) return null;
+          long start = System.nanoTime();
+          DeviceBatch batch = ArrowUpload.upload(gpu.backend(), root, gpu.stream());
+          gpu.stream().synchronize();  // the pinned vectors are freed next
+          metrics.time().add(System.nanoTime() - start);
+          metrics.bytes().add(root.getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum());
+          metrics.rows().add(batch.rowCount());
+          metrics.batches().add(1);
+          return DeviceBatches.wrap(batch, output);
+        }
+      }
+    }
+  }
+
+  @Override
+  public HostToGpuExec withChild(SparkPlan newChild) {
+    return new HostToGpuExec(newChild, targetRows, targetBytes);
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {child, targetRows, targetBytes};
+  }
+}

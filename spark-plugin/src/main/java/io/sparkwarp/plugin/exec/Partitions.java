@@ -1,0 +1,37 @@
+package io.sparkwarp.plugin.exec;
+
+import java.io.Serializable;
+import java.util.Iterator;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+
+/** Runs a Java function over every partition of an RDD, the way Spark's own operators map their partitions. */
+final class Partitions {
+  private Partitions() {}
+
+  /** A per-partition function that travels to the executors with the plan. */
+  interface BatchFunction<T> extends Serializable {
+    Iterator<ColumnarBatch> apply(Iterator<T> input);
+  }
+
+  static <T> RDD<ColumnarBatch> map(RDD<T> input, BatchFunction<T> f) {
+    return input.mapPartitionsInternal(new Mapper<>(f), false, ClassTag$.MODULE$.apply(ColumnarBatch.class));
+  }
+
+  private static final class Mapper<T> extends AbstractFunction1<scala.collection.Iterator<T>,
+      scala.collection.Iterator<ColumnarBatch>> implements Serializable {
+    private final BatchFunction<T> f;
+
+    Mapper(BatchFunction<T> f) {
+      this.f = f;
+    }
+
+    @Override
+    public scala.collection.Iterator<ColumnarBatch> apply(scala.collection.Iterator<T> input) {
+      return CollectionConverters.asScala(f.apply(CollectionConverters.asJava(input)));
+    }
+  }
+}

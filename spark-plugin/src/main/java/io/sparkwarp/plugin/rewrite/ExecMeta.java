@@ -1,0 +1,105 @@
+package io.sparkwarp.plugin.rewrite;
+
+import io.sparkwarp.plugin.config.WarpConf;
+import io.sparkwarp.plugin.exec.GpuExec;
+import io.sparkwarp.plugin.exec.GpuToHostExec;
+import io.sparkwarp.plugin.exec.HostToGpuExec;
+import io.sparkwarp.plugin.types.SparkTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.execution.SparkPlan;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Wraps one Spark operator during a rewrite: {@link #tag()} decides whether it can run on the GPU (recording every
+ * reason it cannot), {@link #convert()} builds the new plan with transitions at every CPU/GPU boundary.
+ * Subclasses add the operator's own checks ({@link #tagSelf()}) and build its GPU version ({@link #convertToGpu}).
+ */
+public abstract class ExecMeta {
+  protected final SparkPlan plan;
+  protected final RewriteContext context;
+  protected final List<ExecMeta> children = new ArrayList<>();
+  private final List<String> reasons = new ArrayList<>();
+  /** The registry entry; null for operators with no GPU version. */
+  private final Overrides.ExecRule rule;
+
+  protected ExecMeta(SparkPlan plan, RewriteContext context, Overrides.ExecRule rule) {
+    this.plan = plan;
+    this.context = context;
+    this.rule = rule;
+    for (SparkPlan child : CollectionConverters.asJava(plan.children())) children.add(Overrides.wrap(child, context));
+  }
+
+  /** Tags the children, then this operator: config switch, output types, then its own checks. */
+  public final void tag() {
+    children.forEach(ExecMeta::tag);
+    if (rule == null) {
+      willNotWorkOnGpu("no GPU version of " + plan.nodeName());
+      return;
+    }
+    if (!context.conf().execEnabled(rule.sparkName())) {
+      willNotWorkOnGpu(rule.sparkName() + " is disabled by " + WarpConf.execKey(rule.sparkName()) + "=false");
+    }
+    for (Attribute a : CollectionConverters.asJava(plan.output())) {
+      SparkTypes.whyNot(a.dataType()).ifPresent(why -> willNotWorkOnGpu("output " + a.name() + ": " + why));
+    }
+    tagSelf();
+  }
+
+  /** The operator's own checks; call {@link #willNotWorkOnGpu} for each problem. */
+  protected abstract void tagSelf();
+
+  /** Records a reason this operator must stay on the CPU: a short lowercase fact. */
+  protected final void willNotWorkOnGpu(String reason) {
+    reasons.add(reason);
+  }
+
+  public final boolean canRunOnGpu() {
+    return rule != null && reasons.isEmpty();
+  }
+
+  public final List<String> reasons() {
+    return reasons;
+  }
+
+  /** The GPU operator, given children that already produce device batches. */
+  protected abstract SparkPlan convertToGpu(List<SparkPlan> gpuChildren);
+
+  /** This subtree after the rewrite: GPU operators where tagging allowed, transitions between the two worlds. */
+  public SparkPlan convert() {
+    List<SparkPlan> converted = new ArrayList<>();
+    for (ExecMeta child : children) converted.add(child.convert());
+    if (canRunOnGpu()) {
+      List<SparkPlan> onDevice = new ArrayList<>();
+      for (SparkPlan c : converted) {
+        onDevice.add(c instanceof GpuExec ? c : new HostToGpuExec(c, context.batchRows(), context.batchBytes()));
+      }
+      return convertToGpu(onDevice);
+    }
+    FallbackReasons.attach(plan, reasons);
+    List<SparkPlan> onHost = new ArrayList<>();
+    for (SparkPlan c : converted) onHost.add(c instanceof GpuExec ? new GpuToHostExec(c) : c);
+    return plan.withNewChildren(CollectionConverters.asScala(onHost).toSeq());
+  }
+
+  /** Appends this subtree to an explain listing, '*' on the GPU, '!' on the CPU with reasons. */
+  void explain(StringBuilder out, int depth, boolean onlyCpu) {
+    boolean gpu = canRunOnGpu();
+    if (!(gpu && onlyCpu)) {
+      out.append("  ".repeat(depth)).append(gpu ? "*" : "!").append(plan.nodeName());
+      if (gpu) {
+        out.append(" will run on the GPU");
+      } else {
+        out.append(" cannot run on the GPU because ").append(String.join("; ", reasons));
+      }
+      out.append('\n');
+    }
+    for (ExecMeta child : children) child.explain(out, depth + 1, onlyCpu);
+  }
+
+  /** Whether any operator of this subtree stays on the CPU. */
+  boolean anyOnCpu() {
+    return !canRunOnGpu() || children.stream().anyMatch(ExecMeta::anyOnCpu);
+  }
+}

@@ -1,0 +1,45 @@
+package io.sparkwarp.plugin.rewrite;
+
+import io.sparkwarp.plugin.exec.HostToGpuExec;
+import org.apache.spark.sql.catalyst.rules.Rule;
+import org.apache.spark.sql.execution.ColumnarRule;
+import org.apache.spark.sql.execution.RowToColumnarExec;
+import org.apache.spark.sql.execution.SparkPlan;
+
+/**
+ * Where sparkwarp hooks into Spark's physical planning. Before Spark inserts its transitions: the rewrite
+ * ({@link PlanRewrite}). After: Spark has put its generic RowToColumnarExec under each {@link HostToGpuExec} whose
+ * input is rows; that step is dropped, because HostToGpuExec writes rows straight into pinned Arrow memory.
+ * Spark's ColumnarToRowExec above each GpuToHostExec stays: it reads the downloaded Arrow vectors directly.
+ */
+public final class WarpColumnarRule extends ColumnarRule {
+  private final PlanRewrite rewrite = new PlanRewrite();
+  private final Rule<SparkPlan> dropRowToColumnar = new Rule<>() {
+    @Override
+    public SparkPlan apply(SparkPlan plan) {
+      return plan.transformUp(new scala.runtime.AbstractPartialFunction<>() {
+        @Override
+        public boolean isDefinedAt(SparkPlan p) {
+          return p instanceof HostToGpuExec h && h.child() instanceof RowToColumnarExec;
+        }
+
+        @Override
+        public SparkPlan apply(SparkPlan p) {
+          if (!isDefinedAt(p)) return p;
+          HostToGpuExec h = (HostToGpuExec) p;
+          return h.withChild(((RowToColumnarExec) h.child()).child());
+        }
+      });
+    }
+  };
+
+  @Override
+  public Rule<SparkPlan> preColumnarTransitions() {
+    return rewrite;
+  }
+
+  @Override
+  public Rule<SparkPlan> postColumnarTransitions() {
+    return dropRowToColumnar;
+  }
+}

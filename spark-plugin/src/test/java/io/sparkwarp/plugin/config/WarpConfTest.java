@@ -1,0 +1,55 @@
+package io.sparkwarp.plugin.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.plugin.rewrite.ExplainMode;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WarpConfTest {
+  @Test
+  void defaultsApplyWhenNothingIsSet() {
+    WarpConf conf = WarpConf.of(Map.of());
+    assertTrue(conf.get(WarpConf.ENABLED));
+    assertEquals(BackendKind.AUTO, conf.get(WarpConf.BACKEND));
+    assertEquals(ExplainMode.NOT_ON_GPU, conf.get(WarpConf.EXPLAIN));
+    assertEquals(2, conf.get(WarpConf.CONCURRENT_GPU_TASKS));
+    assertTrue(conf.execEnabled("FilterExec"));
+  }
+
+  @Test
+  void valuesParseCaseInsensitivelyWithByteSuffixes() {
+    WarpConf conf = WarpConf.of(Map.of("spark.warp.backend", "Host", "spark.warp.memory.deviceLimit", "2g",
+        "spark.warp.batch.targetBytes", "64m", "spark.warp.exec.FilterExec.enabled", "FALSE"));
+    assertEquals(BackendKind.HOST, conf.get(WarpConf.BACKEND));
+    assertEquals(2L << 30, conf.get(WarpConf.DEVICE_MEMORY_LIMIT));
+    assertEquals(64L << 20, conf.get(WarpConf.BATCH_BYTES));
+    assertFalse(conf.execEnabled("FilterExec"));
+  }
+
+  @Test
+  void badValuesNameTheKeyAndWhatIsAllowed() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> WarpConf.validate(Map.of("spark.warp.explain", "BOGUS")));
+    assertEquals("spark.warp.explain must be one of NONE, NOT_ON_GPU, ALL, not 'BOGUS'", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> WarpConf.validate(Map.of("spark.warp.concurrentGpuTasks", "0")));
+    assertTrue(e.getMessage().startsWith("spark.warp.concurrentGpuTasks must be an integer >= 1"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> WarpConf.validate(Map.of("spark.warp.enable", "true")));
+    assertTrue(e.getMessage().contains("unknown setting spark.warp.enable"), e.getMessage());
+    WarpConf.validate(Map.of("spark.warp.enabled", "false", "spark.sql.shuffle.partitions", "3"));
+  }
+
+  @Test
+  void everyGpuOperatorAndExpressionFamilyHasASwitch() {
+    for (ConfEntry<?> e : WarpConf.entries()) assertFalse(e.doc().isBlank(), e.key());
+    assertTrue(WarpConf.entries().stream().anyMatch(e -> e.key().equals("spark.warp.exec.ProjectExec.enabled")));
+    for (String family : io.sparkwarp.plugin.expr.ExpressionSettings.FAMILIES) {
+      assertTrue(WarpConf.entries().stream().anyMatch(e -> e.key().equals(WarpConf.exprKey(family))), family);
+    }
+  }
+}
