@@ -39,7 +39,8 @@ public final class SubmitExample {
           .groupBy("l_returnflag")
           .agg(count(lit(1)).as("lines"), sum("l_extendedprice").as("value"))
           .orderBy("l_returnflag");
-      answer.show();
+      // collected rather than shown, so the plan printed is the one that ran (show plans a query of its own)
+      answer.collectAsList().forEach(System.out::println);
       System.out.println(answer.queryExecution().executedPlan().treeString());
     } finally {
       spark.stop();

@@ -5,6 +5,8 @@ import io.sparkwarp.examples.tpch.TpchTables;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Set;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -64,6 +66,9 @@ public final class TpchDemo {
     // spark-submit sets the master; a plain `java` run gets all local cores
     if (!new SparkConf().contains("spark.master")) builder.master("local[*]");
     SparkSession spark = builder.getOrCreate();
+    // Spark's info chatter would bury the report; the plugin's own log (its explain output) stays
+    spark.sparkContext().setLogLevel("WARN");
+    Configurator.setLevel("io.sparkwarp", Level.INFO);
     boolean matched;
     try {
       matched = run(spark, args, System.out);

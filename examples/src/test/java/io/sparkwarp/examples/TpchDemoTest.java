@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
 import io.sparkwarp.examples.tpch.TpchTables;
+import io.trino.tpch.TpchTable;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,12 +57,20 @@ class TpchDemoTest {
     assertTrue(report.contains("Filter"), "the report shows executed plans\n" + report);
 
     assertFalse(TpchTables.writeAndRegister(spark, 0.002, args.tablesDir()), "the second run reuses the files");
+    for (TpchTable<?> table : TpchTable.getTables()) {
+      assertEquals(types(TpchTables.schema(table)), types(spark.table(table.getTableName()).schema()),
+          table.getTableName() + " as written");
+    }
 
     CpuGpuRun repeated = CpuGpuRun.run(spark, DemoQueries.Q6, 2);
     assertTrue(repeated.matched());
     assertEquals(2, repeated.cpuMillis().size());
     assertEquals(2, repeated.gpuMillis().size());
     assertEquals(1, repeated.rows());
+  }
+
+  private static List<DataType> types(StructType schema) {
+    return Arrays.stream(schema.fields()).map(StructField::dataType).toList();
   }
 
   @Test

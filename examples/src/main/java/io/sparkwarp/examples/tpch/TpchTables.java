@@ -1,5 +1,8 @@
 package io.sparkwarp.examples.tpch;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.date_from_unix_date;
+
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
@@ -7,12 +10,12 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Date;
-import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -20,6 +23,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -89,7 +93,27 @@ public final class TpchTables {
           .flatMap(id -> rowsOf(TpchTable.getTable(name), scale, id.intValue() + 1, parts))
           .iterator();
     };
-    return spark.range(0, parts, 1, parts).mapPartitions(rows, Encoders.row(schema(table)));
+    return spark.range(0, parts, 1, parts).mapPartitions(rows, Encoders.row(generatedSchema(table)))
+        .select(table.getColumns().stream().map(TpchTables::toSparkType).toArray(Column[]::new));
+  }
+
+  /**
+   * The schema rows are generated in: dates as int days since the epoch, so the encoder never depends on
+   * whether the session maps dates to java.sql.Date or LocalDate ({@code spark.sql.datetime.java8API.enabled}).
+   */
+  private static StructType generatedSchema(TpchTable<?> table) {
+    return new StructType(Arrays.stream(schema(table).fields())
+        .map(f -> DataTypes.DateType.equals(f.dataType())
+            ? new StructField(f.name(), DataTypes.IntegerType, f.nullable(), f.metadata())
+            : f)
+        .toArray(StructField[]::new));
+  }
+
+  private static Column toSparkType(TpchColumn<?> column) {
+    Column generated = col(column.getColumnName());
+    return DataTypes.DateType.equals(sparkType(column))
+        ? date_from_unix_date(generated).as(column.getColumnName())
+        : generated;
   }
 
   /** Part {@code part} (1-based) of {@code partCount} of the table's rows, generated lazily. */
@@ -103,7 +127,7 @@ public final class TpchTables {
     return switch (column.getType().getBase()) {
       case IDENTIFIER -> column.getIdentifier(entity);
       case INTEGER -> column.getInteger(entity);
-      case DATE -> Date.valueOf(LocalDate.ofEpochDay(column.getDate(entity)));
+      case DATE -> column.getDate(entity);
       // the generator computes money as cents / 100.0: rounding to 2 places recovers the exact cents
       case DOUBLE -> BigDecimal.valueOf(column.getDouble(entity)).setScale(2, RoundingMode.HALF_UP);
       case VARCHAR -> column.getString(entity);
