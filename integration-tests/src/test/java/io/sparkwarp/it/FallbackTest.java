@@ -1,0 +1,46 @@
+package io.sparkwarp.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.PlanNodes;
+import io.sparkwarp.it.harness.QueryCheck;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What the plugin must leave on the CPU: types the device cannot hold and expressions it has no kernel for, each
+ * with the right answer and a reason that names the cause; and no rewrite at all when it is switched off.
+ */
+class FallbackTest extends GpuTestBase {
+  @ParameterizedTest(name = "{1}: {2}")
+  @CsvSource(delimiter = '|', value = {
+      "SELECT id, dec38 + 1 FROM fallback_types                     | ProjectExec | decimal(38,10)",
+      "SELECT id FROM fallback_types WHERE lcase = 'abc'            | FilterExec  | UTF8_LCASE",
+      "SELECT id, size(arr) FROM fallback_types WHERE size(arr) > 1 | FilterExec  | array<int>",
+      "SELECT id, kv['a'] FROM fallback_types                       | ProjectExec | map<string,int>",
+      "SELECT id FROM all_types WHERE levenshtein(str_a, 'abc') < 3 | FilterExec  | levenshtein"})
+  void staysOnTheCpuWithItsReason(String sql, String cpuNode, String reason) {
+    assertFallsBack(sql, cpuNode, reason);
+  }
+
+  @Test
+  void switchedOffTheRewriteLeavesSparksPlan() {
+    SparkPlan plan = withConf(Map.of(QueryCheck.ENABLED, "false"), () -> {
+      Dataset<Row> query = spark().sql("SELECT id, skew + 1 FROM all_types WHERE int_a > int_b");
+      query.collectAsList();
+      return query.queryExecution().executedPlan();
+    });
+    List<String> foreign = PlanNodes.all(plan).stream().map(node -> node.getClass().getName())
+        .filter(name -> !name.startsWith("org.apache.spark.")).toList();
+    assertTrue(foreign.isEmpty(), "not Spark's: " + foreign + "\n" + plan.treeString());
+    assertTrue(PlanNodes.names(plan).containsAll(List.of("FilterExec", "ProjectExec", "ColumnarToRowExec")),
+        plan.treeString());
+  }
+}

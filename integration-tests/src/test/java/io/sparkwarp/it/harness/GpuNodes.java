@@ -1,0 +1,14 @@
+package io.sparkwarp.it.harness;
+
+/** Simple class names of the plugin's plan nodes, as tests expect them in executed plans. */
+public final class GpuNodes {
+  public static final String FILTER = "GpuFilterExec";
+  public static final String PROJECT = "GpuProjectExec";
+  /** Rows or CPU columnar batches to device batches. */
+  public static final String HOST_TO_GPU = "HostToGpuExec";
+  /** Device batches to the Arrow batches Spark's ColumnarToRowExec reads. */
+  public static final String GPU_TO_HOST = "GpuToHostExec";
+  public static final String COALESCE_BATCHES = "GpuCoalesceBatchesExec";
+
+  private GpuNodes() {}
+}

@@ -1,0 +1,51 @@
+package io.sparkwarp.it.harness;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.execution.ReusedSubqueryExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.execution.exchange.ReusedExchangeExec;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Every node of an executed plan, looking through what hides nodes from {@code children()}: adaptive execution's
+ * wrapper (its current plan: the final one once the query ran), query stages, reused exchanges and subqueries,
+ * and subquery plans inside expressions.
+ */
+public final class PlanNodes {
+  private PlanNodes() {}
+
+  /** All nodes, parents before children. */
+  public static List<SparkPlan> all(SparkPlan root) {
+    List<SparkPlan> nodes = new ArrayList<>();
+    collect(root, nodes);
+    return nodes;
+  }
+
+  private static void collect(SparkPlan node, List<SparkPlan> nodes) {
+    nodes.add(node);
+    if (node instanceof AdaptiveSparkPlanExec adaptive) {
+      collect(adaptive.executedPlan(), nodes);
+    } else if (node instanceof QueryStageExec stage) {
+      collect(stage.plan(), nodes);
+    } else if (node instanceof ReusedExchangeExec reused) {
+      collect(reused.child(), nodes);
+    } else if (node instanceof ReusedSubqueryExec reused) {
+      collect(reused.child(), nodes);
+    }
+    CollectionConverters.asJava(node.children()).forEach(child -> collect(child, nodes));
+    CollectionConverters.asJava(node.subqueries()).forEach(subquery -> collect(subquery, nodes));
+  }
+
+  /** The simple class names of all nodes, in {@link #all} order (GpuFilterExec, FilterExec, ...). */
+  public static List<String> names(SparkPlan root) {
+    return all(root).stream().map(node -> node.getClass().getSimpleName()).toList();
+  }
+
+  /** The nodes that come from the plugin rather than from Spark. */
+  public static List<SparkPlan> pluginNodes(SparkPlan root) {
+    return all(root).stream().filter(node -> node.getClass().getName().startsWith("io.sparkwarp.")).toList();
+  }
+}
