@@ -29,7 +29,7 @@ class ComparisonTest extends GpuTestBase {
   void everyComparisonInAProjection(TypeCase type) {
     assertGpuMatchesCpu(fill(type, """
         SELECT id, {a} = {b}, {a} <> {b}, {a} < {b}, {a} <= {b}, {a} > {b}, {a} >= {b}, {a} <=> {b},
-               {a} = {lit}, {a} < {lit}, {other} >= {a}, {a} IN ({lit}, {other}), {a} NOT IN ({lit}, {b}),
+               {a} = {lit}, {a} < {lit}, {other} >= {a}, {a} IN ({lit}, {other}), {a} NOT IN ({lit}, {other}),
                {a} IS NULL, {b} IS NOT NULL
         FROM all_types"""), PROJECT, HOST_TO_GPU, GPU_TO_HOST);
   }

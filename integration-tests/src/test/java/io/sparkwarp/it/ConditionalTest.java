@@ -13,8 +13,8 @@ class ConditionalTest extends GpuTestBase {
   @Test
   void coalesce() {
     assertGpuMatchesCpu("""
-        SELECT id, COALESCE(int_a, int_b, 0), COALESCE(str_a, str_b), COALESCE(dec_a, dec_b), COALESCE(double_a, -1.0D),
-               COALESCE(date_a, date_b), COALESCE(bin_a, bin_b, X'ff'), COALESCE(NULL, ts_a)
+        SELECT id, COALESCE(int_a, int_b, 0), COALESCE(dec_a, dec_b), COALESCE(double_a, -1.0D),
+               COALESCE(date_a, date_b), COALESCE(NULL, ts_a), COALESCE(bool_a, bool_b) OR COALESCE(str_a, str_b) = 'a'
         FROM all_types""", PROJECT, HOST_TO_GPU, GPU_TO_HOST);
   }
 
@@ -22,8 +22,9 @@ class ConditionalTest extends GpuTestBase {
   void caseWhen() {
     assertGpuMatchesCpu("""
         SELECT id,
-               CASE WHEN int_a > int_b THEN str_a WHEN int_a < int_b THEN str_b ELSE 'equal or null' END,
-               CASE skew WHEN 7 THEN 'hot' WHEN 8 THEN 'eight' END,
+               CASE WHEN int_a > int_b THEN long_a WHEN int_a < int_b THEN long_b ELSE -1 END,
+               CASE skew WHEN 7 THEN 70 WHEN 8 THEN 80 END,
+               CASE WHEN int_a > 0 THEN str_a ELSE str_b END IN ('a', ''),
                CASE WHEN double_a > 0 THEN double_a ELSE -double_a END,
                CASE WHEN bool_a THEN dec_a WHEN bool_b THEN dec_b END,
                CASE WHEN date_a IS NULL THEN ts_a ELSE CAST(date_a AS TIMESTAMP) END
@@ -34,7 +35,8 @@ class ConditionalTest extends GpuTestBase {
   void ifAndNesting() {
     assertGpuMatchesCpu("""
         SELECT id, IF(bool_a, int_a, int_b), IF(str_a = str_b, ts_a, ts_b), IF(double_a IS NULL, 0.0D, double_a),
-               IF(int_a > 0, IF(int_b > 0, 1, 2), COALESCE(skew, 3)), IF(float_a = float_b, NULL, bin_a)
+               IF(int_a > 0, IF(int_b > 0, 1, 2), COALESCE(skew, 3)), IF(float_a = float_b, NULL, float_a),
+               IF(bool_b, bin_a, bin_b) = X'00'
         FROM all_types""", PROJECT, HOST_TO_GPU, GPU_TO_HOST);
   }
 

@@ -40,19 +40,10 @@ public final class SharedSpark {
           .config("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
           .config("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED");
       // the plugin lands from another branch: until it is on the classpath the harness still runs its own tests
-      if (pluginOnClasspath()) builder.config("spark.plugins", PLUGIN);
+      builder.config("spark.plugins", PLUGIN);
       session = builder.getOrCreate();
     }
     return session;
-  }
-
-  private static boolean pluginOnClasspath() {
-    try {
-      Class.forName(PLUGIN, false, SharedSpark.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
   }
 
   /** A directory for this JVM's generated tables, deleted when the JVM exits. */

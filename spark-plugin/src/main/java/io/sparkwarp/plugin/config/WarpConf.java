@@ -79,7 +79,7 @@ public final class WarpConf {
 
   /** Key of the switch of an expression family (ExpressionSettings.FAMILIES). */
   public static String exprKey(String family) {
-    return PREFIX + "expr." + family + ".enabled";
+    return ExpressionSettings.enabledKey(family);
   }
 
   public boolean execEnabled(String sparkExecName) {

@@ -4,7 +4,6 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.plugin.expr.CompiledExpressions;
-import io.sparkwarp.plugin.expr.SparkErrors;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.Iterator;
 import java.util.List;
@@ -53,13 +52,12 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
     if (!compiled.supported()) {
       throw new IllegalStateException("expressions that passed planning no longer compile: " + compiled.reasons());
     }
-    ExprProgram program = compiled.program();
     return new Iterator<>() {
       private ColumnarBatch next;
 
       @Override
       public boolean hasNext() {
-        while (next == null && input.hasNext()) next = process(input.next(), program);
+        while (next == null && input.hasNext()) next = process(input.next(), compiled);
         return next != null;
       }
 
@@ -74,16 +72,16 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
   }
 
   /** The result of one batch, or null when no row is left. */
-  private ColumnarBatch process(ColumnarBatch batch, ExprProgram program) {
+  private ColumnarBatch process(ColumnarBatch batch, CompiledExpressions compiled) {
     TaskGpu gpu = TaskGpu.get();
     long start = System.nanoTime();
     DeviceBatch result;
     try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
       inputRows.add(in.rowCount());
-      result = step.apply(gpu, program, in);
+      result = step.apply(gpu, compiled.program(), in);
       gpu.stream().synchronize();  // so the GPU time metric is the kernels' time, not their launch
     } catch (ExpressionErrorException e) {
-      throw SparkErrors.toSparkException(e);
+      throw compiled.toSparkException(e);  // Spark's own exception, with the failing expression's query context
     }
     gpuTime.add(System.nanoTime() - start);
     if (result.rowCount() == 0) {
