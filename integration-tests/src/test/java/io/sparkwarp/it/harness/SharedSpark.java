@@ -1,5 +1,7 @@
 package io.sparkwarp.it.harness;
 
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,8 +44,18 @@ public final class SharedSpark {
       // the plugin lands from another branch: until it is on the classpath the harness still runs its own tests
       builder.config("spark.plugins", PLUGIN);
       session = builder.getOrCreate();
+      checkBackend();
     }
     return session;
+  }
+
+  /** A suite asked to run on cuda must not pass on another backend: the plugin's runtime says what it opened. */
+  private static void checkBackend() {
+    String asked = System.getProperty(BACKEND_PROPERTY, "host");
+    BackendKind running = GpuRuntime.get().backend().kind();
+    if (!running.name().equalsIgnoreCase(asked)) {
+      throw new IllegalStateException("the suite asked for backend " + asked + " but the plugin runs " + running);
+    }
   }
 
   /** A directory for this JVM's generated tables, deleted when the JVM exits. */

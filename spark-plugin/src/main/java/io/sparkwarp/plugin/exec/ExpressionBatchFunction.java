@@ -74,6 +74,7 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
   /** The result of one batch, or null when no row is left. */
   private ColumnarBatch process(ColumnarBatch batch, CompiledExpressions compiled) {
     TaskGpu gpu = TaskGpu.get();
+    gpu.acquireDevice();
     long start = System.nanoTime();
     DeviceBatch result;
     try (DeviceBatch in = DeviceBatches.unwrap(batch)) {

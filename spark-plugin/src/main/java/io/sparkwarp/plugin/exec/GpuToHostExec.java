@@ -91,6 +91,7 @@ public final class GpuToHostExec extends UnaryExec {
         vectors = download.complete();
         n = batch.rowCount();  // not the vectors' count: a batch may have rows and no columns
       }
+      gpu.releaseDeviceIfIdle();  // all of this task's device data may now be on the host
       metrics.time().add(System.nanoTime() - start);
       ColumnVector[] columns = new ColumnVector[vectors.size()];
       long transferred = 0;

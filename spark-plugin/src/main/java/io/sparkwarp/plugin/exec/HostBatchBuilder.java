@@ -3,8 +3,9 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -14,8 +15,11 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.sql.execution.arrow.ArrowWriter$;
+import org.apache.spark.sql.execution.arrow.ArrowWriter;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.ArrowUtils$;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -95,13 +99,12 @@ final class HostBatchBuilder implements AutoCloseable {
 
   /**
    * Appends rows [0, n) of {@code in} at row {@code at} of {@code out}. Fixed-width values move with one bulk copy
-   * per column (Spark's readers keep them in primitive arrays or off-heap memory); the rest value by value.
+   * per column (Spark's readers keep them in primitive arrays or off-heap memory), decimals too when the reader
+   * holds them as unscaled ints or longs; the rest value by value.
    */
   private static void appendColumn(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
     while (out.getValueCapacity() < at + n) out.reAlloc();
-    ArrowBuf validity = out.getValidityBuffer();
-    boolean nulls = in.hasNull();
-    for (int i = 0; i < n; i++) BitVectorHelper.setValidityBit(validity, at + i, nulls && in.isNullAt(i) ? 0 : 1);
+    appendValidity(in, out.getValidityBuffer(), at, n);
     long values = type.isVariableWidth() ? 0 : out.getDataBufferAddress();
     switch (type.kind()) {
       case BYTE -> Platform.copyMemory(in.getBytes(0, n), Platform.BYTE_ARRAY_OFFSET, null, values + at, n);
@@ -115,8 +118,48 @@ final class HostBatchBuilder implements AutoCloseable {
           4L * n);
       case DOUBLE -> Platform.copyMemory(in.getDoubles(0, n), Platform.DOUBLE_ARRAY_OFFSET, null, values + 8L * at,
           8L * n);
+      case DECIMAL -> {
+        if (in instanceof WritableColumnVector) {
+          appendUnscaled(in, type, values + 16L * at, n);
+        } else {
+          appendValues(in, out, type, at, n);
+        }
+      }
       default -> appendValues(in, out, type, at, n);
     }
+  }
+
+  /**
+   * Decimals from Spark's writable vectors, which hold precision <= 9 as unscaled ints and <= 18 as unscaled longs,
+   * widened to Arrow's 16-byte two's complement without a Decimal object per value.
+   */
+  private static void appendUnscaled(ColumnVector in, DeviceType type, long address, int n) {
+    if (DecimalType.is32BitDecimalType(DataTypes.createDecimalType(type.precision(), type.scale()))) {
+      int[] unscaled = in.getInts(0, n);
+      for (int i = 0; i < n; i++) putDecimal(address + 16L * i, unscaled[i]);
+    } else {
+      long[] unscaled = in.getLongs(0, n);
+      for (int i = 0; i < n; i++) putDecimal(address + 16L * i, unscaled[i]);
+    }
+  }
+
+  private static void putDecimal(long address, long unscaled) {
+    MemoryUtil.putLong(address, unscaled);
+    MemoryUtil.putLong(address + 8, unscaled >> 63);
+  }
+
+  /** Validity bits [at, at + n): whole bytes at once when the batch has no nulls. */
+  private static void appendValidity(ColumnVector in, ArrowBuf validity, int at, int n) {
+    if (in.hasNull()) {
+      for (int i = 0; i < n; i++) BitVectorHelper.setValidityBit(validity, at + i, in.isNullAt(i) ? 0 : 1);
+      return;
+    }
+    int i = 0;
+    while (i < n && (at + i) % 8 != 0) BitVectorHelper.setBit(validity, at + i++);
+    int wholeBytes = (n - i) / 8;
+    if (wholeBytes > 0) validity.setOne((at + i) / 8, wholeBytes);
+    i += 8 * wholeBytes;
+    while (i < n) BitVectorHelper.setBit(validity, at + i++);
   }
 
   /** Value by value, for bit-packed, decimal and variable-width columns; null rows are skipped. */

@@ -121,6 +121,7 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
         more = gather(builder);
         try (VectorSchemaRoot root = builder.take()) {
           if (root == null) return null;
+          gpu.acquireDevice();  // only now: gathering on the host needs no GPU place
           long start = System.nanoTime();
           DeviceBatch batch = ArrowUpload.upload(gpu.backend(), root, gpu.stream());
           gpu.stream().synchronize();  // the pinned vectors are freed next

@@ -12,26 +12,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One task's hold on the GPU, taken at its first device work and given back when the task completes: a place
- * among the executor's concurrent GPU tasks, its own stream, its memory accounting, and an Arrow allocator over
- * pinned memory for its transfers. At completion it reports any device memory the task left allocated.
+ * One task's use of the GPU: its own stream, its memory accounting and an Arrow allocator over pinned memory for
+ * its transfers, from its first device work to its end (then it reports any device memory left allocated).
+ *
+ * <p>A task holds one of the executor's {@code spark.warp.concurrentGpuTasks} places exactly while it holds device
+ * memory: {@link #acquireDevice()} before the first upload, {@link #releaseDeviceIfIdle()} once its batches are
+ * downloaded. Host-side work (decoding Parquet, gathering rows into pinned memory) runs on every core meanwhile.
  */
 public final class TaskGpu {
   private static final Logger LOG = LoggerFactory.getLogger(TaskGpu.class);
   private static final Map<Long, TaskGpu> BY_TASK = new ConcurrentHashMap<>();
 
-  private final Backend backend;
+  private final GpuRuntime runtime;
+  private final long taskId;
   private final DeviceStream stream;
   private final BufferAllocator hostAllocator;
+  private boolean holdsPlace;
 
-  private TaskGpu(Backend backend, long taskId) {
-    this.backend = backend;
-    this.stream = backend.newStream();
-    this.hostAllocator = backend.transferMemory().arrowAllocator()
+  private TaskGpu(GpuRuntime runtime, long taskId) {
+    this.runtime = runtime;
+    this.taskId = taskId;
+    this.stream = runtime.backend().newStream();
+    this.hostAllocator = runtime.backend().transferMemory().arrowAllocator()
         .newChildAllocator("task " + taskId, 0, Long.MAX_VALUE);
   }
 
-  /** The current task's hold, taken (waiting for a place on the GPU) on first use. */
+  /** The current task's GPU state, made on first use. */
   public static TaskGpu get() {
     TaskContext task = TaskContext.get();
     if (task == null) throw new IllegalStateException("GPU work outside a Spark task");
@@ -39,38 +45,58 @@ public final class TaskGpu {
     TaskGpu existing = BY_TASK.get(id);
     if (existing != null) return existing;
     GpuRuntime runtime = GpuRuntime.get();
-    runtime.gpuTasks().acquireUninterruptibly();
     DeviceMemory.TaskScope scope = runtime.backend().deviceMemory().enterTask(id);
     TaskGpu gpu;
     try {
-      gpu = new TaskGpu(runtime.backend(), id);
+      gpu = new TaskGpu(runtime, id);
     } catch (RuntimeException e) {
       scope.close();
-      runtime.gpuTasks().release();
       throw e;
     }
     BY_TASK.put(id, gpu);
     task.addTaskCompletionListener((TaskCompletionListener) ctx -> {
       try {
-        gpu.release(id);
+        gpu.finish();
       } finally {
         scope.close();
-        runtime.gpuTasks().release();
       }
     });
     return gpu;
   }
 
-  private void release(long taskId) {
+  /** Takes one of the executor's GPU places for this task, waiting for one; a no-op while it holds one. */
+  public synchronized void acquireDevice() {
+    if (!holdsPlace) {
+      runtime.gpuTasks().acquireUninterruptibly();
+      holdsPlace = true;
+    }
+  }
+
+  /** Gives the place back when the task holds no device memory, so a waiting task can start its device work. */
+  public synchronized void releaseDeviceIfIdle() {
+    if (holdsPlace && backend().deviceMemory().bytesInUse(taskId) == 0) {
+      holdsPlace = false;
+      runtime.gpuTasks().release();
+    }
+  }
+
+  private synchronized void finish() {
     BY_TASK.remove(taskId);
-    stream.close();
-    long leaked = backend.deviceMemory().finishTask(taskId);
-    if (leaked > 0) LOG.error("sparkwarp: task {} left {} bytes of device memory allocated", taskId, leaked);
-    hostAllocator.close();
+    try {
+      stream.close();
+      long leaked = backend().deviceMemory().finishTask(taskId);
+      if (leaked > 0) LOG.error("sparkwarp: task {} left {} bytes of device memory allocated", taskId, leaked);
+      hostAllocator.close();
+    } finally {
+      if (holdsPlace) {
+        holdsPlace = false;
+        runtime.gpuTasks().release();
+      }
+    }
   }
 
   public Backend backend() {
-    return backend;
+    return runtime.backend();
   }
 
   public DeviceStream stream() {

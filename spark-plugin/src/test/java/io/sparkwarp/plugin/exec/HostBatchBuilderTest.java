@@ -56,10 +56,14 @@ class HostBatchBuilderTest {
   }
 
   private List<Object[]> randomRows(int n) {
+    return randomRows(n, 0.2);
+  }
+
+  private List<Object[]> randomRows(int n, double nullFraction) {
     List<Object[]> rows = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       Object[] row = new Object[TYPES.length];
-      for (int c = 0; c < TYPES.length; c++) row[c] = rnd.nextInt(5) == 0 ? null : value(TYPES[c]);
+      for (int c = 0; c < TYPES.length; c++) row[c] = rnd.nextDouble() < nullFraction ? null : value(TYPES[c]);
       rows.add(row);
     }
     return rows;
@@ -123,8 +127,9 @@ class HostBatchBuilderTest {
         HostBatchBuilder builder = new HostBatchBuilder(schema(), "UTC", allocator)) {
       assertNull(builder.take(), "nothing gathered yet");
       List<Object[]> all = new ArrayList<>();
-      for (int n : new int[] {7, 0, 4096, 33}) {
-        List<Object[]> rows = randomRows(n);
+      // batches that start mid-byte of the validity bitmap, with and without nulls
+      for (int n : new int[] {7, 0, 4096, 33, 21, 100}) {
+        List<Object[]> rows = randomRows(n, n % 2 == 0 ? 0.2 : 0.0);
         all.addAll(rows);
         try (ColumnarBatch batch = columnBatch(rows)) {
           builder.appendColumns(batch);
