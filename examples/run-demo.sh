@@ -15,13 +15,14 @@ for jar in "$plugin" "$examples"; do
   fi
 done
 
-# Spark, Scala and the TPC-H generator from the local Maven repository (computed once per pom change);
+# Spark, Scala and the TPC-H generator from the local Maven repository (computed once per pom change; every
+# scope but the test libraries: Spark is "provided", and Maven's compile scope misses some of its netty modules);
 # sparkwarp and JCuda come from the plugin jar alone, as they would in a Spark installation
 classpath=$root/examples/target/demo-classpath.txt
 opens=$root/examples/target/demo-jvm-opens.txt
 if [[ ! -s $classpath || ! -s $opens || $root/examples/pom.xml -nt $classpath || $root/pom.xml -nt $opens ]]; then
   mvn -B -q -ntp -f "$root/pom.xml" -pl examples dependency:build-classpath -Dmdep.outputFile="$classpath" \
-    -DincludeScope=compile -DexcludeGroupIds=io.sparkwarp,org.jcuda
+    -DexcludeGroupIds=io.sparkwarp,org.jcuda,org.junit.jupiter,org.junit.platform,org.opentest4j,org.apiguardian
   # the --add-opens list Spark needs on Java 17: one list, kept in the root pom for the tests too
   mvn -B -q -ntp -f "$root/pom.xml" -N help:evaluate -Dexpression=spark.test.jvm.opens -Doutput="$opens"
 fi
