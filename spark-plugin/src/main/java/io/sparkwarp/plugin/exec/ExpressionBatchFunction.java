@@ -7,7 +7,6 @@ import io.sparkwarp.plugin.expr.CompiledExpressions;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.function.Supplier;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.execution.metric.SQLMetric;
@@ -52,21 +51,14 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
     if (!compiled.supported()) {
       throw new IllegalStateException("expressions that passed planning no longer compile: " + compiled.reasons());
     }
-    return new Iterator<>() {
-      private ColumnarBatch next;
-
+    return new LazyBatchIterator() {
       @Override
-      public boolean hasNext() {
-        while (next == null && input.hasNext()) next = process(input.next(), compiled);
-        return next != null;
-      }
-
-      @Override
-      public ColumnarBatch next() {
-        if (!hasNext()) throw new NoSuchElementException();
-        ColumnarBatch result = next;
-        next = null;
-        return result;
+      protected ColumnarBatch computeNext() {
+        while (input.hasNext()) {
+          ColumnarBatch result = process(input.next(), compiled);
+          if (result != null) return result;
+        }
+        return null;
       }
     };
   }

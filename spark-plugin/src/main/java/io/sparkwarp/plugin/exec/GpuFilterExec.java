@@ -4,12 +4,10 @@ import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** FilterExec on the GPU: the condition as one expression program, the surviving rows compacted on the device. */
@@ -27,21 +25,6 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
 
   public Expression condition() {
     return condition;
-  }
-
-  @Override
-  public Seq<Attribute> output() {
-    return child.output();
-  }
-
-  @Override
-  public boolean supportsColumnar() {
-    return true;
-  }
-
-  @Override
-  public RDD<InternalRow> doExecute() {
-    throw new IllegalStateException("GpuFilterExec produces device batches; rows come from GpuToHostExec");
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.execution.SparkPlan;
@@ -34,16 +33,6 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
   public Seq<Attribute> output() {
     return CollectionConverters.asScala(
         CollectionConverters.asJava(projectList).stream().map(NamedExpression::toAttribute).toList()).toList();
-  }
-
-  @Override
-  public boolean supportsColumnar() {
-    return true;
-  }
-
-  @Override
-  public RDD<InternalRow> doExecute() {
-    throw new IllegalStateException("GpuProjectExec produces device batches; rows come from GpuToHostExec");
   }
 
   @Override

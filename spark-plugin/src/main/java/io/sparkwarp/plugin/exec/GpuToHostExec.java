@@ -10,14 +10,12 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.TaskContext;
 import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -28,21 +26,6 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class GpuToHostExec extends UnaryExec {
   public GpuToHostExec(SparkPlan child) {
     super(child, GpuMetrics.transfer(child.sparkContext()));
-  }
-
-  @Override
-  public Seq<Attribute> output() {
-    return child.output();
-  }
-
-  @Override
-  public boolean supportsColumnar() {
-    return true;
-  }
-
-  @Override
-  public RDD<InternalRow> doExecute() {
-    throw new IllegalStateException("GpuToHostExec produces Arrow batches; Spark's ColumnarToRowExec reads them");
   }
 
   @Override

@@ -4,19 +4,15 @@ import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.types.DataTypeUtils;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -32,21 +28,6 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     super(child, GpuMetrics.transfer(child.sparkContext()));
     this.targetRows = targetRows;
     this.targetBytes = targetBytes;
-  }
-
-  @Override
-  public Seq<Attribute> output() {
-    return child.output();
-  }
-
-  @Override
-  public boolean supportsColumnar() {
-    return true;
-  }
-
-  @Override
-  public RDD<InternalRow> doExecute() {
-    throw new IllegalStateException("HostToGpuExec produces device batches; rows come from GpuToHostExec");
   }
 
   @Override
@@ -83,13 +64,12 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
       implements java.io.Serializable {}
 
   /** Gathers and uploads one device batch per {@link #next()}. */
-  private abstract static class Uploads implements Iterator<ColumnarBatch> {
+  private abstract static class Uploads extends LazyBatchIterator {
     private final StructType schema;
     private final String timeZone;
     private final List<Attribute> output;
     private final Metrics metrics;
     private boolean more = true;
-    private ColumnarBatch next;
 
     Uploads(StructType schema, String timeZone, List<Attribute> output, Metrics metrics) {
       this.schema = schema;
@@ -102,17 +82,12 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     abstract boolean gather(HostBatchBuilder builder);
 
     @Override
-    public boolean hasNext() {
-      while (next == null && more) next = uploadNext();
-      return next != null;
-    }
-
-    @Override
-    public ColumnarBatch next() {
-      if (!hasNext()) throw new NoSuchElementException();
-      ColumnarBatch result = next;
-      next = null;
-      return result;
+    protected ColumnarBatch computeNext() {
+      while (more) {
+        ColumnarBatch batch = uploadNext();
+        if (batch != null) return batch;
+      }
+      return null;
     }
 
     private ColumnarBatch uploadNext() {

@@ -3,6 +3,9 @@ package io.sparkwarp.plugin.exec;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.collection.immutable.IndexedSeq;
@@ -32,6 +35,24 @@ public abstract class UnaryExec extends SparkPlan {
 
   /** The constructor's arguments, in order. */
   protected abstract Object[] constructorArgs();
+
+  /** The child's columns, for operators that keep them (filters, transitions). */
+  @Override
+  public Seq<Attribute> output() {
+    return child.output();
+  }
+
+  /** Every sparkwarp operator is columnar: device batches, or host Arrow batches out of GpuToHostExec. */
+  @Override
+  public boolean supportsColumnar() {
+    return true;
+  }
+
+  /** Spark asks a columnar operator for rows only through a transition, so a direct request is a planning bug. */
+  @Override
+  public RDD<InternalRow> doExecute() {
+    throw new IllegalStateException(nodeName() + " is columnar only: Spark reads its output through a transition");
+  }
 
   @Override
   public Seq<SparkPlan> children() {
