@@ -2,5 +2,6 @@
 // included here so the jar carries a single module with stable extern "C" entry names (JCuda looks them up by name).
 #include "batch.cu"
 #include "expr.cu"
+#include "join.cu"
 #include "scan.cu"
 #include "select.cu"

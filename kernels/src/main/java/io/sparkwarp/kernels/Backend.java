@@ -1,6 +1,7 @@
 package io.sparkwarp.kernels;
 
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
+import io.sparkwarp.kernels.join.JoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -51,6 +52,9 @@ public interface Backend extends AutoCloseable {
 
   /** Evaluation of compiled expression programs: projections and filters. */
   ExpressionPrimitives expressions();
+
+  /** Hash join builds, chunked probes and payload gathers. */
+  JoinPrimitives joins();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

@@ -6,6 +6,8 @@ import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.BackendUnavailableException;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
+import io.sparkwarp.kernels.join.JoinPrimitives;
+import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -23,6 +25,7 @@ public final class CudaBackend implements Backend {
   private final TransferMemory transferMemory;
   private final BatchPrimitives batchPrimitives;
   private final ExpressionPrimitives expressions;
+  private final JoinPrimitives joins;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -36,6 +39,7 @@ public final class CudaBackend implements Backend {
         options.pinnedMemoryLimit());
     this.batchPrimitives = new CudaBatchPrimitives(module);
     this.expressions = new CudaExpressionPrimitives(this, module);
+    this.joins = new SharedJoinPrimitives(this, new CudaJoinKernels(this, module));
   }
 
   /**
@@ -151,6 +155,11 @@ public final class CudaBackend implements Backend {
   @Override
   public ExpressionPrimitives expressions() {
     return expressions;
+  }
+
+  @Override
+  public JoinPrimitives joins() {
+    return joins;
   }
 
   @Override

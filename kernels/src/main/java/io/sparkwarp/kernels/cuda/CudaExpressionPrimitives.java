@@ -4,7 +4,6 @@ import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
-import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
@@ -12,7 +11,6 @@ import io.sparkwarp.kernels.expr.PassThrough;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -29,10 +27,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
   private final CudaKernel eval;
   private final CudaKernel selectCounts;
   private final CudaKernel selectRows;
-  private final CudaKernel gatherFixed;
-  private final CudaKernel gatherBits;
-  private final CudaKernel gatherLengths;
-  private final CudaKernel gatherBytes;
+  private final CudaRowGather gather;
 
   CudaExpressionPrimitives(CudaBackend backend, CudaModule module) {
     this.backend = backend;
@@ -40,10 +35,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
     eval = module.kernel("sw_expr_eval");
     selectCounts = module.kernel("sw_select_counts");
     selectRows = module.kernel("sw_select_rows");
-    gatherFixed = module.kernel("sw_gather_fixed");
-    gatherBits = module.kernel("sw_gather_bits");
-    gatherLengths = module.kernel("sw_gather_lengths");
-    gatherBytes = module.kernel("sw_gather_bytes");
+    gather = new CudaRowGather(backend, module, scan);
   }
 
   @Override
@@ -84,7 +76,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
           selectRows.launchGridStride(n, CudaStream.of(stream), new KernelArgs().pointer(selected.validity())
               .pointer(selected.data()).i64(n).pointer(wordOffsets).pointer(rows));
         }
-        return gather(input, rows, count, launch, stream);
+        return gather.gather(input, rows, count, stream);
       }
     }
   }
@@ -105,92 +97,6 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
     }
   }
 
-  // ---- Filter gather ----
-
-  /** Rows {@code rows[0, count)} of every column of {@code input} as a new batch. */
-  private DeviceBatch gather(DeviceBatch input, DeviceBuffer rows, int count, Launch launch, DeviceStream stream) {
-    int columnCount = input.columnCount();
-    DeviceBuffer[] offsets = new DeviceBuffer[columnCount];
-    List<DeviceColumn> columns = new ArrayList<>();
-    try {
-      // string columns first: new offsets from gathered lengths, and all byte totals read back at once
-      boolean anyBytes = false;
-      for (int i = 0; i < columnCount; i++) {
-        DeviceColumn c = input.column(i);
-        if (!c.type().isVariableWidth()) continue;
-        anyBytes = true;
-        offsets[i] = backend.allocate(4L * (count + 1), stream);
-        if (count > 0) {
-          gatherLengths.launchGridStride(count, CudaStream.of(stream), new KernelArgs().pointer(c.offsets())
-              .pointer(rows).i64(count).pointer(offsets[i]));
-        }
-        scan.exclusiveSum(offsets[i], count, stream);
-        backend.copyDeviceToHost(offsets[i], 4L * count, launch.byteTotal(i), 4, stream);
-      }
-      if (anyBytes) stream.synchronize();
-      for (int i = 0; i < columnCount; i++) {
-        DeviceColumn c = input.column(i);
-        if (c.type().isVariableWidth()) {
-          columns.add(gatherBytes(c, rows, count, offsets[i], MemoryUtil.getInt(launch.byteTotal(i)), stream));
-          offsets[i] = null;  // owned by the column now
-        } else {
-          columns.add(gatherFixed(c, rows, count, stream));
-        }
-      }
-      return new DeviceBatch(columns, count);
-    } catch (RuntimeException e) {
-      Closeables.closeAll(columns);
-      Closeables.closeAll(Arrays.asList(offsets));
-      throw e;
-    }
-  }
-
-  private DeviceColumn gatherFixed(DeviceColumn src, DeviceBuffer rows, int count, DeviceStream stream) {
-    DeviceType type = src.type();
-    DeviceColumn dst = DeviceColumn.allocate(backend, type, count, 0, stream);
-    try {
-      gatherBits(src.validity(), rows, count, dst.validity(), stream);
-      if (type.isBitPacked()) {
-        gatherBits(src.data(), rows, count, dst.data(), stream);
-      } else if (count > 0) {
-        gatherFixed.launchGridStride(count, CudaStream.of(stream), new KernelArgs().pointer(src.data())
-            .i32(type.width()).pointer(rows).i64(count).pointer(dst.data()));
-      }
-      return dst;
-    } catch (RuntimeException e) {
-      dst.close();
-      throw e;
-    }
-  }
-
-  /** A string or binary column from its gathered offsets (which it takes over) and byte total. */
-  private DeviceColumn gatherBytes(DeviceColumn src, DeviceBuffer rows, int count, DeviceBuffer offsets, int bytes,
-      DeviceStream stream) {
-    DeviceBuffer validity = null;
-    DeviceBuffer data = null;
-    try {
-      validity = backend.allocate((count + 7) / 8, stream);
-      data = backend.allocate(bytes, stream);
-      gatherBits(src.validity(), rows, count, validity, stream);
-      if (count > 0) {
-        gatherBytes.launchGridStride(32L * count, CudaStream.of(stream), new KernelArgs().pointer(src.data())
-            .pointer(src.offsets()).pointer(rows).i64(count).pointer(offsets).pointer(data));
-      }
-      return new DeviceColumn(src.type(), count, validity, offsets, data, bytes);
-    } catch (RuntimeException e) {
-      if (validity != null) validity.close();
-      if (data != null) data.close();
-      throw e;
-    }
-  }
-
-  private void gatherBits(DeviceBuffer src, DeviceBuffer rows, int count, DeviceBuffer dst, DeviceStream stream) {
-    if (count == 0) return;
-    dst.checkRange(0, (count + 7) / 8);
-    gatherBits.launchGridStride(count, CudaStream.of(stream), new KernelArgs().pointer(src).pointer(rows).i64(count)
-        .pointer(dst));
-  }
-
   // ---- Evaluation launch ----
 
   /**
@@ -201,7 +107,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
    */
   private final class Launch implements AutoCloseable {
     private static final int ERROR_BYTES = 32;
-    /** The block as written, then the read-back area: error record, row count, one byte total per input column. */
+    /** The block as written, then the read-back area: error record and row count. */
     private final HostBlock host;
     private final DeviceBuffer block;
     private final ExprProgram program;
@@ -228,7 +134,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
       bytesAt = errorAt + ERROR_BYTES;
       long size = bytesAt + bytes.length;
       readBackAt = (size + 7) & ~7L;
-      host = backend.transferMemory().pool().allocate(readBackAt + ERROR_BYTES + 8 + 8L * input.columnCount());
+      host = backend.transferMemory().pool().allocate(readBackAt + ERROR_BYTES + 8);
       try {
         block = backend.allocate(size, stream);
       } catch (RuntimeException e) {
@@ -282,11 +188,6 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
     /** Host address of the read-back int32 holding the number of rows a filter keeps. */
     long count() {
       return host.address() + readBackAt + ERROR_BYTES;
-    }
-
-    /** Host address of the read-back int32 holding the byte total of gathered column {@code column}. */
-    long byteTotal(int column) {
-      return host.address() + readBackAt + ERROR_BYTES + 8 + 8L * column;
     }
 
     /**

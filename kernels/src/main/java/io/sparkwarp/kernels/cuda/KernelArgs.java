@@ -44,6 +44,12 @@ public final class KernelArgs {
     return this;
   }
 
+  /** A struct passed by value: its bytes, laid out as the kernel declares it (little-endian, C alignment). */
+  public KernelArgs struct(byte[] value) {
+    values.add(Pointer.to(value));
+    return this;
+  }
+
   Pointer toKernelParams() {
     return Pointer.to(values.toArray(new Pointer[0]));
   }

@@ -5,6 +5,8 @@ import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
+import io.sparkwarp.kernels.join.JoinPrimitives;
+import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -22,6 +24,7 @@ public final class HostBackend implements Backend {
   private final TransferMemory transferMemory;
   private final BatchPrimitives batchPrimitives = new HostBatchPrimitives();
   private final ExpressionPrimitives expressions = new HostExpressionPrimitives(this);
+  private final JoinPrimitives joins = new SharedJoinPrimitives(this, new HostJoinKernels(this));
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -89,6 +92,11 @@ public final class HostBackend implements Backend {
   @Override
   public ExpressionPrimitives expressions() {
     return expressions;
+  }
+
+  @Override
+  public JoinPrimitives joins() {
+    return joins;
   }
 
   @Override

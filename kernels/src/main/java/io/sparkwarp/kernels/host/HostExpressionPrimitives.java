@@ -5,7 +5,6 @@ import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
-import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.expr.PassThrough;
@@ -17,7 +16,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * Reference {@link ExpressionPrimitives}: the program interpreted row by row ({@link ExprInterpreter}), and a filter
- * that gathers the kept rows value by value. Output bytes match the CUDA kernels exactly: unused bits of the last
+ * that gathers the kept rows value by value ({@link HostRowGather}). Output bytes match the CUDA kernels exactly: unused bits of the last
  * bitmap byte are zero, null slots of computed columns hold zero.
  */
 final class HostExpressionPrimitives implements ExpressionPrimitives {
@@ -65,54 +64,6 @@ final class HostExpressionPrimitives implements ExpressionPrimitives {
           .filter(i -> HostBatchPrimitives.getBit(validity, i) && HostBatchPrimitives.getBit(values, i))
           .toArray();
     }
-    List<DeviceColumn> columns = new ArrayList<>();
-    try {
-      for (DeviceColumn c : input.columns()) columns.add(gather(c, kept, stream));
-      return new DeviceBatch(columns, kept.length);
-    } catch (RuntimeException e) {
-      Closeables.closeAll(columns);
-      throw e;
-    }
-  }
-
-  /** Rows {@code rows} of {@code src}, in that order, as a new column. */
-  private DeviceColumn gather(DeviceColumn src, int[] rows, DeviceStream stream) {
-    DeviceType type = src.type();
-    long bytes = 0;
-    if (type.isVariableWidth()) {
-      for (int r : rows) bytes += length(src, r);
-    }
-    DeviceColumn dst = DeviceColumn.allocate(backend, type, rows.length, bytes, stream);
-    try {
-      backend.fill(dst.validity(), 0, dst.validity().size(), (byte) 0, stream);
-      long srcData = src.data().address();
-      long dstData = dst.data().address();
-      if (type.isBitPacked()) backend.fill(dst.data(), 0, dst.data().size(), (byte) 0, stream);
-      long offset = 0;
-      for (int i = 0; i < rows.length; i++) {
-        int r = rows[i];
-        HostBatchPrimitives.setBit(dst.validity().address(), i, HostBatchPrimitives.getBit(src.validity().address(), r));
-        if (type.isVariableWidth()) {
-          int n = length(src, r);
-          MemoryUtil.putInt(dst.offsets().address() + 4L * i, (int) offset);
-          MemoryUtil.copyMemory(srcData + MemoryUtil.getInt(src.offsets().address() + 4L * r), dstData + offset, n);
-          offset += n;
-        } else if (type.isBitPacked()) {
-          HostBatchPrimitives.setBit(dstData, i, HostBatchPrimitives.getBit(srcData, r));
-        } else {
-          MemoryUtil.copyMemory(srcData + (long) r * type.width(), dstData + (long) i * type.width(), type.width());
-        }
-      }
-      if (type.isVariableWidth()) MemoryUtil.putInt(dst.offsets().address() + 4L * rows.length, (int) offset);
-      return dst;
-    } catch (RuntimeException e) {
-      dst.close();
-      throw e;
-    }
-  }
-
-  private static int length(DeviceColumn c, int row) {
-    long offsets = c.offsets().address();
-    return MemoryUtil.getInt(offsets + 4L * row + 4) - MemoryUtil.getInt(offsets + 4L * row);
+    return HostRowGather.gather(backend, input, kept, stream);
   }
 }

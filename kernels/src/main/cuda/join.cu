@@ -1,0 +1,281 @@
+// Hash join kernels: table builds (unique-key open addressing with a duplicate detector; multi-match buckets by
+// count, scan (scan.cu) and scatter), bucket statistics, per-probe-row candidate counts for output chunking, and
+// the probe in three variants: naive (a lane per probe row, looping over its candidates), push-down (the warp
+// spreads the candidates of its rows over its lanes) and refill (a probe-side selection bitmap filters rows, and a
+// Lane Refill buffer runs the probe with full warps). Every probe launch covers a range of candidate positions
+// (probe row, offset among the row's bucket entries) whose size the host bounded by the output capacity, writes
+// (probe row, build row) pairs through a warp-aggregated writer, optionally marks matched rows on both sides, and
+// reports lane utilisation. Host twin: io.sparkwarp.kernels.host.HostJoinKernels; orchestration:
+// io.sparkwarp.kernels.join.SharedJoinPrimitives.
+#include "sparkwarp/grid.cuh"
+#include "sparkwarp/hash_table.cuh"
+#include "sparkwarp/join_keys.cuh"
+#include "sparkwarp/lane_refill.cuh"
+#include "sparkwarp/lane_utilisation.cuh"
+#include "sparkwarp/push_down.cuh"
+#include "sparkwarp/warp.cuh"
+#include "sparkwarp/warp_writer.cuh"
+
+using namespace sparkwarp;
+
+namespace {
+
+constexpr int JOIN_BLOCK = 256;  // io.sparkwarp.kernels.cuda.CudaKernel.BLOCK
+constexpr int JOIN_WARPS = JOIN_BLOCK / 32;
+
+__device__ __forceinline__ bool selected(const uint32_t* selection, int64_t row) {
+  return selection == nullptr || ((selection[row >> 5] >> (row & 31)) & 1u);
+}
+
+// Everything a probe launch shares: the table, both key sets, the candidate range, and where results go.
+// Candidate positions run from (row_begin, off_begin) up to, not including, (row_end, off_end).
+struct ProbeLaunch {
+  const KeyColumns& build;
+  const KeyColumns& probe;
+  const uint64_t* table;   // unique: slots; multi: entries
+  const int32_t* offsets;  // multi: bucket offsets; unique: nullptr
+  uint64_t mask;
+  const uint32_t* selection;
+  int64_t row_begin;
+  int64_t off_begin;
+  int64_t row_end;
+  int64_t off_end;
+  uint32_t* probe_matched;
+  uint32_t* build_matched;
+  WarpPairWriter writer;
+
+  // One past the last probe row with candidates in range.
+  __device__ __forceinline__ int64_t row_stop() const { return off_end > 0 ? row_end + 1 : row_end; }
+
+  __device__ __forceinline__ int64_t tiles() const { return (row_stop() - row_begin + 31) >> 5; }
+
+  __device__ __forceinline__ bool live(int64_t row) const {
+    return row < row_stop() && selected(selection, row) && key_joinable(probe, row);
+  }
+
+  // A multi-match probe row's candidates: its bucket's entries, cut to the launch's range.
+  __device__ __forceinline__ void range(int64_t row, uint64_t hash, int64_t& lo, int64_t& hi) const {
+    const uint64_t b = hash & mask;
+    const int64_t base = offsets[b];
+    lo = base + (row == row_begin ? off_begin : 0);
+    hi = row == row_end ? base + off_end : offsets[b + 1];
+  }
+
+  // Checks the candidate `entry` (active lanes) against probe row `row` and writes the matches; converged.
+  __device__ __forceinline__ bool check(bool active, uint64_t entry, uint64_t hash, int64_t row) const {
+    const bool candidate = active && tag_matches(entry, hash);
+    const int32_t build_row = tagged_row_id(entry);
+    const bool match = keys_equal_warp(candidate, build, build_row, probe, row);
+    writer.write(match, static_cast<int32_t>(row), build_row);
+    if (match) {
+      mark_matched(probe_matched, row);
+      mark_matched(build_matched, build_row);
+    }
+    return match;
+  }
+
+  // Unique table: each live lane walks its slots until a match or an empty slot; converged.
+  __device__ __forceinline__ void probe_unique(bool live, int64_t row, LaneUtilisation& util) const {
+    const uint64_t hash = live ? key_hash(probe, row) : 0;
+    uint64_t slot = hash & mask;
+    while (__any_sync(FULL_WARP, live)) {
+      util.step(live);
+      const uint64_t entry = live ? table[slot] : EMPTY_SLOT;
+      if (entry == EMPTY_SLOT) live = false;
+      if (check(live, entry, hash, row)) live = false;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  // Multi-match table, naive: each lane loops over its own candidates; converged.
+  __device__ __forceinline__ void probe_multi_naive(bool live, int64_t row, LaneUtilisation& util) const {
+    uint64_t hash = 0;
+    int64_t lo = 0, hi = 0;
+    if (live) {
+      hash = key_hash(probe, row);
+      range(row, hash, lo, hi);
+    }
+    while (__any_sync(FULL_WARP, lo < hi)) {
+      const bool active = lo < hi;
+      util.step(active);
+      check(active, active ? table[lo] : 0, hash, row);
+      if (active) lo++;
+    }
+  }
+
+  // Multi-match table, push-down: the warp's candidates spread over its lanes, a round at a time; converged.
+  __device__ __forceinline__ void probe_multi_push_down(bool live, int64_t row, LaneUtilisation& util) const {
+    uint64_t hash = 0;
+    int64_t lo = 0, hi = 0;
+    if (live) {
+      hash = key_hash(probe, row);
+      range(row, hash, lo, hi);
+    }
+    while (push_down_pending(lo, hi)) {
+      const PushDownItem item = push_down_next(lo, hi);
+      util.step(item.active);
+      const int64_t owner_row = __shfl_sync(FULL_WARP, row, item.owner);
+      const uint64_t owner_hash = __shfl_sync(FULL_WARP, hash, item.owner);
+      check(item.active, item.active ? table[item.item] : 0, owner_hash, owner_row);
+    }
+  }
+};
+
+// The rows of each 32-row tile of the launch's range, one tile per warp, handed to probe(live, row, util).
+template <typename Probe>
+__device__ __forceinline__ void each_tile(const ProbeLaunch& p, unsigned long long* counters, Probe probe) {
+  LaneUtilisation util;
+  for_each_warp_tile(p.tiles(), [&](int64_t t) {
+    const int64_t row = p.row_begin + (t << 5) + lane_id();
+    probe(p.live(row), row, util);
+  });
+  util.publish(counters + 1);
+}
+
+// The same through a Lane Refill buffer: filtered-out lanes are refilled before the probe runs.
+template <typename Probe>
+__device__ __forceinline__ void each_tile_refilled(const ProbeLaunch& p, unsigned long long* counters, int threshold,
+                                                   Probe probe) {
+  __shared__ int32_t stacks[JOIN_WARPS][32];
+  LaneUtilisation util;
+  LaneRefill refill{stacks[threadIdx.x >> 5], 0, threshold};
+  auto op = [&](bool live, int32_t row) { probe(live, row, util); };
+  for_each_warp_tile(p.tiles(), [&](int64_t t) {
+    const int64_t row = p.row_begin + (t << 5) + lane_id();
+    refill.step(p.live(row), static_cast<int32_t>(row), op);
+  });
+  refill.drain(op);
+  util.publish(counters + 1);
+}
+
+}  // namespace
+
+// hashes[i] = the key hash of row i (null key columns hash as NULL_KEY_HASH).
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_hash(const KeyColumns keys, int64_t n, uint64_t* hashes) {
+  for_each_index(n, [&](int64_t row) { hashes[row] = key_hash(keys, row); });
+}
+
+// Inserts every joinable row into the open-addressing table `slots` (EMPTY_SLOT-filled, mask + 1 slots, at least
+// twice the rows). status[1] counts the joinable rows (one atomic per warp). A second row with equal keys sets
+// status[0] and is not inserted; once set, inserts stop early (the host then builds a multi-match table instead).
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_unique_insert(const KeyColumns keys, int64_t n, unsigned long long* slots, uint64_t mask,
+                          int32_t* status) {
+  for_each_index(n, [&](int64_t row) {
+    const bool joinable = key_joinable(keys, row);
+    const uint32_t here = __activemask();  // the lanes on this row tile
+    const uint32_t joiners = __ballot_sync(here, joinable);
+    if (lane_id() == __ffs(here) - 1 && joiners != 0) atomicAdd(status + 1, __popc(joiners));
+    if (!joinable || *reinterpret_cast<volatile int32_t*>(status) != 0) return;
+    const uint64_t hash = key_hash(keys, row);
+    const unsigned long long mine = tagged_row(hash, row);
+    for (uint64_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      const unsigned long long old = atomicCAS(slots + slot, EMPTY_SLOT, mine);
+      if (old == EMPTY_SLOT) return;
+      if (tag_matches(old, hash) && keys_equal(keys, tagged_row_id(old), keys, row)) {
+        atomicExch(status, 1);
+        return;
+      }
+    }
+  });
+}
+
+// counts[b] += 1 for every joinable row whose bucket is b: the bucket lengths (zeroed by the host).
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_bucket_count(const KeyColumns keys, int64_t n, int32_t* counts, uint64_t mask) {
+  for_each_index(n, [&](int64_t row) {
+    if (key_joinable(keys, row)) atomicAdd(counts + (key_hash(keys, row) & mask), 1);
+  });
+}
+
+// entries[cursor[b]++] = the tagged row of every joinable row of bucket b; cursor starts as the bucket offsets.
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_bucket_scatter(const KeyColumns keys, int64_t n, int32_t* cursor, uint64_t mask, uint64_t* entries) {
+  for_each_index(n, [&](int64_t row) {
+    if (!key_joinable(keys, row)) return;
+    const uint64_t hash = key_hash(keys, row);
+    entries[atomicAdd(cursor + (hash & mask), 1)] = tagged_row(hash, row);
+  });
+}
+
+// stats[0] = the longest bucket, stats[1] = the number of non-empty buckets (both zeroed by the host).
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_bucket_stats(const int32_t* offsets, int64_t buckets, unsigned long long* stats) {
+  for_each_warp_tile((buckets + 31) >> 5, [&](int64_t w) {
+    const int64_t b = (w << 5) + lane_id();
+    const uint32_t length = b < buckets ? static_cast<uint32_t>(offsets[b + 1] - offsets[b]) : 0u;
+    const uint32_t longest = __reduce_max_sync(FULL_WARP, length);
+    const uint32_t non_empty = __popc(__ballot_sync(FULL_WARP, length > 0));
+    if (lane_id() == 0 && non_empty > 0) {
+      atomicMax(stats, static_cast<unsigned long long>(longest));
+      atomicAdd(stats + 1, static_cast<unsigned long long>(non_empty));
+    }
+  });
+}
+
+// counts[(row - from) / group] += the candidates (bucket length) of every selected, joinable probe row in
+// [from, to) of a multi-match table: what the host sizes output chunks by (counts zeroed by the host).
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_candidate_counts(const int32_t* offsets, uint64_t mask, const KeyColumns probe,
+                             const uint32_t* selection, int64_t from, int64_t to, int32_t group,
+                             unsigned long long* counts) {
+  for_each_warp_tile((to - from + 31) >> 5, [&](int64_t w) {
+    const int64_t row = from + (w << 5) + lane_id();
+    uint32_t n = 0;
+    if (row < to && selected(selection, row) && key_joinable(probe, row)) {
+      const uint64_t b = key_hash(probe, row) & mask;
+      n = static_cast<uint32_t>(offsets[b + 1] - offsets[b]);
+    }
+    if ((group & 31) == 0) {
+      const uint32_t sum = __reduce_add_sync(FULL_WARP, n);  // the tile lies in one group
+      if (lane_id() == 0 && sum > 0) atomicAdd(counts + ((w << 5) / group), static_cast<unsigned long long>(sum));
+    } else if (n > 0) {
+      atomicAdd(counts + (row - from) / group, static_cast<unsigned long long>(n));
+    }
+  });
+}
+
+// The probe entry points share one signature. table: slots (unique) or entries (multi); offsets: nullptr (unique)
+// or bucket offsets; selection, probe_matched, build_matched: bitmaps or nullptr; counters (zeroed by the host):
+// [0] pairs written, [1] active lanes summed over warp iterations, [2] warp iterations; threshold: refill only.
+// Left to pick for 256-thread blocks alone, ptxas caps some probe kernels at 40 to 64 registers and spills; two
+// resident blocks per SM (up to 128 registers) keep every variant spill-free.
+constexpr int PROBE_MIN_BLOCKS = 2;
+
+#define SW_PROBE_PARAMS                                                                                        \
+  const KeyColumns build, const KeyColumns probe, const uint64_t *table, const int32_t *offsets, uint64_t mask, \
+      const uint32_t *selection, int64_t row_begin, int64_t off_begin, int64_t row_end, int64_t off_end,        \
+      uint32_t *probe_matched, uint32_t *build_matched, int32_t *probe_rows, int32_t *build_rows,               \
+      unsigned long long *counters, int32_t threshold
+#define SW_PROBE_LAUNCH                                                                                     \
+  const ProbeLaunch p{build,     probe,   table,         offsets,       mask,                                \
+                      selection, row_begin, off_begin,   row_end,       off_end,                             \
+                      probe_matched, build_matched, WarpPairWriter{probe_rows, build_rows, counters}}
+
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_unique_naive(SW_PROBE_PARAMS) {
+  SW_PROBE_LAUNCH;
+  each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_unique(live, row, u); });
+}
+
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_unique_refill(SW_PROBE_PARAMS) {
+  SW_PROBE_LAUNCH;
+  each_tile_refilled(p, counters, threshold,
+                     [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_unique(live, row, u); });
+}
+
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_multi_naive(SW_PROBE_PARAMS) {
+  SW_PROBE_LAUNCH;
+  each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_naive(live, row, u); });
+}
+
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_multi_push_down(SW_PROBE_PARAMS) {
+  SW_PROBE_LAUNCH;
+  each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_push_down(live, row, u); });
+}
+
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_multi_refill(SW_PROBE_PARAMS) {
+  SW_PROBE_LAUNCH;
+  each_tile_refilled(p, counters, threshold,
+                     [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_naive(live, row, u); });
+}

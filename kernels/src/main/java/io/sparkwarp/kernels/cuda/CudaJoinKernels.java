@@ -1,0 +1,126 @@
+package io.sparkwarp.kernels.cuda;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.join.HashTable;
+import io.sparkwarp.kernels.join.JoinKernels;
+import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.kernels.join.ProbeBatch;
+import io.sparkwarp.kernels.join.ProbeVariant;
+import io.sparkwarp.kernels.join.TableKind;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+
+/** {@link JoinKernels} as launches of {@code join.cu}, {@code scan.cu} and the gathers of {@code select.cu}. */
+final class CudaJoinKernels implements JoinKernels {
+  private final CudaScan scan;
+  private final CudaRowGather gather;
+  private final CudaKernel hash;
+  private final CudaKernel insertUnique;
+  private final CudaKernel countBuckets;
+  private final CudaKernel scatterBuckets;
+  private final CudaKernel bucketStats;
+  private final CudaKernel candidateCounts;
+  private final CudaKernel probeUniqueNaive;
+  private final CudaKernel probeUniqueRefill;
+  private final CudaKernel probeMultiNaive;
+  private final CudaKernel probeMultiPushDown;
+  private final CudaKernel probeMultiRefill;
+
+  CudaJoinKernels(CudaBackend backend, CudaModule module) {
+    scan = new CudaScan(backend, module);
+    gather = new CudaRowGather(backend, module, scan);
+    hash = module.kernel("sw_join_hash");
+    insertUnique = module.kernel("sw_join_unique_insert");
+    countBuckets = module.kernel("sw_join_bucket_count");
+    scatterBuckets = module.kernel("sw_join_bucket_scatter");
+    bucketStats = module.kernel("sw_join_bucket_stats");
+    candidateCounts = module.kernel("sw_join_candidate_counts");
+    probeUniqueNaive = module.kernel("sw_join_probe_unique_naive");
+    probeUniqueRefill = module.kernel("sw_join_probe_unique_refill");
+    probeMultiNaive = module.kernel("sw_join_probe_multi_naive");
+    probeMultiPushDown = module.kernel("sw_join_probe_multi_push_down");
+    probeMultiRefill = module.kernel("sw_join_probe_multi_refill");
+  }
+
+  @Override
+  public void hash(JoinKeys keys, DeviceBuffer hashes, DeviceStream stream) {
+    hash.launchGridStride(keys.rowCount(), CudaStream.of(stream), new KernelArgs().struct(keys.abi())
+        .i64(keys.rowCount()).pointer(hashes));
+  }
+
+  @Override
+  public void insertUnique(JoinKeys keys, DeviceBuffer slots, long mask, DeviceBuffer status, DeviceStream stream) {
+    slots.checkRange(0, 8 * (mask + 1));
+    status.checkRange(0, 8);
+    insertUnique.launchGridStride(keys.rowCount(), CudaStream.of(stream), new KernelArgs()
+        .struct(keys.abi()).i64(keys.rowCount()).pointer(slots).i64(mask).pointer(status));
+  }
+
+  @Override
+  public void countBuckets(JoinKeys keys, DeviceBuffer counts, long mask, DeviceStream stream) {
+    counts.checkRange(0, 4 * (mask + 1));
+    countBuckets.launchGridStride(keys.rowCount(), CudaStream.of(stream), new KernelArgs()
+        .struct(keys.abi()).i64(keys.rowCount()).pointer(counts).i64(mask));
+  }
+
+  @Override
+  public void exclusiveSum(DeviceBuffer values, long n, DeviceStream stream) {
+    scan.exclusiveSum(values, n, stream);
+  }
+
+  @Override
+  public void scatterBuckets(JoinKeys keys, DeviceBuffer cursor, long mask, DeviceBuffer entries,
+      DeviceStream stream) {
+    cursor.checkRange(0, 4 * (mask + 1));
+    entries.checkRange(0, 8L * keys.rowCount());
+    scatterBuckets.launchGridStride(keys.rowCount(), CudaStream.of(stream), new KernelArgs()
+        .struct(keys.abi()).i64(keys.rowCount()).pointer(cursor).i64(mask).pointer(entries));
+  }
+
+  @Override
+  public void bucketStats(DeviceBuffer offsets, long buckets, DeviceBuffer stats, DeviceStream stream) {
+    offsets.checkRange(0, 4 * (buckets + 1));
+    stats.checkRange(0, 16);
+    bucketStats.launchGridStride(buckets, CudaStream.of(stream), new KernelArgs().pointer(offsets).i64(buckets)
+        .pointer(stats));
+  }
+
+  @Override
+  public void candidateCounts(HashTable table, ProbeBatch batch, long from, long to, int group, DeviceBuffer counts,
+      DeviceStream stream) {
+    counts.checkRange(0, 8 * ((to - from + group - 1) / group));
+    candidateCounts.launchGridStride(to - from, CudaStream.of(stream), new KernelArgs()
+        .pointer(table.bucketOffsets()).i64(table.bucketCount() - 1).struct(batch.keys().abi())
+        .address(address(batch.selection())).i64(from).i64(to).i32(group).pointer(counts));
+  }
+
+  @Override
+  public void probe(ProbeLaunch p, DeviceStream stream) {
+    HashTable table = p.table();
+    boolean unique = table.kind() == TableKind.UNIQUE;
+    CudaKernel kernel = switch (p.variant()) {
+      case NAIVE -> unique ? probeUniqueNaive : probeMultiNaive;
+      case PUSH_DOWN -> probeMultiPushDown;
+      case REFILL -> unique ? probeUniqueRefill : probeMultiRefill;
+    };
+    long rows = (p.offsetEnd() > 0 ? p.rowEnd() + 1L : p.rowEnd()) - p.rowBegin();
+    p.counters().checkRange(0, 24);
+    kernel.launchGridStride(rows, CudaStream.of(stream), new KernelArgs()
+        .struct(table.buildKeys().abi()).struct(p.batch().keys().abi())
+        .pointer(table.taggedRows()).address(unique ? 0 : table.bucketOffsets().address())
+        .i64(table.bucketCount() - 1).address(address(p.batch().selection()))
+        .i64(p.rowBegin()).i64(p.offsetBegin()).i64(p.rowEnd()).i64(p.offsetEnd())
+        .address(address(p.batch().matches())).address(address(table.buildMatches()))
+        .pointer(p.probeRows()).pointer(p.buildRows()).pointer(p.counters()).i32(ProbeVariant.REFILL_THRESHOLD));
+  }
+
+  @Override
+  public DeviceBatch gather(DeviceBatch batch, DeviceBuffer rows, int count, DeviceStream stream) {
+    return gather.gather(batch, rows, count, stream);
+  }
+
+  /** A nullable buffer's address: 0 (a null pointer) for none. */
+  private static long address(DeviceBuffer buffer) {
+    return buffer == null ? 0 : buffer.address();
+  }
+}
