@@ -1,7 +1,12 @@
 package io.sparkwarp.plugin.exec;
 
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -22,6 +27,27 @@ public final class DeviceBatches {
       vectors[i] = new DeviceColumnVector(output.get(i).dataType(), batch.column(i));
     }
     return new ColumnarBatch(vectors, batch.rowCount());
+  }
+
+  /** A batch of no rows with columns of {@code types}: the build side of a join whose partition is empty. */
+  public static DeviceBatch empty(Backend backend, List<DeviceType> types, DeviceStream stream) {
+    List<DeviceColumn> columns = new ArrayList<>();
+    try {
+      for (DeviceType type : types) {
+        DeviceColumn c = DeviceColumn.allocate(backend, type, 0, 0, stream);
+        columns.add(c);
+        if (type.isVariableWidth()) backend.fill(c.offsets(), 0, 4, (byte) 0, stream);
+      }
+      return new DeviceBatch(columns, 0);
+    } catch (RuntimeException e) {
+      Closeables.closeAll(columns);
+      throw e;
+    }
+  }
+
+  /** The device type of each attribute (each was checked when the plan was tagged). */
+  public static List<DeviceType> types(List<Attribute> attributes, String timeZone) {
+    return attributes.stream().map(a -> SparkTypes.deviceType(a.dataType(), timeZone).orElseThrow()).toList();
   }
 
   /** The device batch inside {@code batch}; closing either closes the columns (closing is idempotent). */

@@ -15,6 +15,11 @@ public final class GpuMetrics {
   public static final String GPU_TIME = "gpuTime";
   public static final String TRANSFER_BYTES = "transferBytes";
   public static final String TRANSFER_TIME = "transferTime";
+  public static final String MATCHES = "numMatches";
+  public static final String NAIVE_PROBES = "naiveProbes";
+  public static final String PUSH_DOWN_PROBES = "pushDownProbes";
+  public static final String REFILL_PROBES = "refillProbes";
+  public static final String LANE_UTILISATION = "laneUtilisation";
 
   private GpuMetrics() {}
 
@@ -33,6 +38,17 @@ public final class GpuMetrics {
     Map<String, SQLMetric> m = operator(sc);
     m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "bytes transferred", -1));
     m.put(TRANSFER_TIME, SQLMetrics.createNanoTimingMetric(sc, "transfer time", -1));
+    return m;
+  }
+
+  /** The operator metrics plus what a hash join's probes did: matches, the variants chosen, lane utilisation. */
+  static Map<String, SQLMetric> join(SparkContext sc) {
+    Map<String, SQLMetric> m = operator(sc);
+    m.put(MATCHES, SQLMetrics.createMetric(sc, "matched pairs"));
+    m.put(NAIVE_PROBES, SQLMetrics.createMetric(sc, "batches probed naively"));
+    m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
+    m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));
+    m.put(LANE_UTILISATION, SQLMetrics.createAverageMetric(sc, "lane utilisation (% of 32 lanes)"));
     return m;
   }
 

@@ -6,7 +6,11 @@ import io.sparkwarp.plugin.expr.ExpressionSettings;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.collection.immutable.Seq;
@@ -27,6 +31,20 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
 
   public Seq<NamedExpression> projectList() {
     return projectList;
+  }
+
+  /** The child's partitioning survives only while the columns it is on are still there. */
+  @Override
+  public Partitioning outputPartitioning() {
+    Partitioning p = child.outputPartitioning();
+    return p instanceof Expression e && !e.references().subsetOf(outputSet())
+        ? new UnknownPartitioning(p.numPartitions()) : p;
+  }
+
+  /** A projection may drop or rename the columns an order is on, so none is promised. */
+  @Override
+  public Seq<SortOrder> outputOrdering() {
+    return scala.collection.immutable.List$.MODULE$.empty();
   }
 
   @Override

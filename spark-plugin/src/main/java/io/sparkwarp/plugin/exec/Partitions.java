@@ -6,7 +6,9 @@ import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
 import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
 
 /** Runs a Java function over every partition of an RDD, the way Spark's own operators map their partitions. */
 final class Partitions {
@@ -19,6 +21,31 @@ final class Partitions {
 
   static <T> RDD<ColumnarBatch> map(RDD<T> input, BatchFunction<T> f) {
     return input.mapPartitionsInternal(new Mapper<>(f), false, ClassTag$.MODULE$.apply(ColumnarBatch.class));
+  }
+
+  /** A function of two co-partitioned batch inputs that travels to the executors with the plan. */
+  interface ZipFunction extends Serializable {
+    Iterator<ColumnarBatch> apply(Iterator<ColumnarBatch> left, Iterator<ColumnarBatch> right);
+  }
+
+  static RDD<ColumnarBatch> zip(RDD<ColumnarBatch> left, RDD<ColumnarBatch> right, ZipFunction f) {
+    ClassTag<ColumnarBatch> tag = ClassTag$.MODULE$.apply(ColumnarBatch.class);
+    return left.zipPartitions(right, false, new Zipper(f), tag, tag);
+  }
+
+  private static final class Zipper extends AbstractFunction2<scala.collection.Iterator<ColumnarBatch>,
+      scala.collection.Iterator<ColumnarBatch>, scala.collection.Iterator<ColumnarBatch>> implements Serializable {
+    private final ZipFunction f;
+
+    Zipper(ZipFunction f) {
+      this.f = f;
+    }
+
+    @Override
+    public scala.collection.Iterator<ColumnarBatch> apply(scala.collection.Iterator<ColumnarBatch> left,
+        scala.collection.Iterator<ColumnarBatch> right) {
+      return CollectionConverters.asScala(f.apply(CollectionConverters.asJava(left), CollectionConverters.asJava(right)));
+    }
   }
 
   private static final class Mapper<T> extends AbstractFunction1<scala.collection.Iterator<T>,

@@ -8,7 +8,11 @@ import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.expressions.SortOrder$;
+import org.apache.spark.sql.execution.SortExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -63,8 +67,18 @@ public abstract class ExecMeta {
     return reasons;
   }
 
-  /** The GPU operator, given children that already produce device batches. */
+  /** The GPU operator, given children that already produce device batches (but see {@link #childStaysOnHost}). */
   protected abstract SparkPlan convertToGpu(List<SparkPlan> gpuChildren);
+
+  /** Whether child {@code index} of the GPU operator stays as it is (a broadcast the operator reads itself). */
+  protected boolean childStaysOnHost(int index) {
+    return false;
+  }
+
+  /** A child with what only the CPU operator needed removed (a sort-merge join's sorts). */
+  protected SparkPlan unsortedForGpu(SparkPlan child) {
+    return child;
+  }
 
   /** This subtree after the rewrite: GPU operators where tagging allowed, transitions between the two worlds. */
   public SparkPlan convert() {
@@ -72,14 +86,25 @@ public abstract class ExecMeta {
     for (ExecMeta child : children) converted.add(child.convert());
     if (canRunOnGpu()) {
       List<SparkPlan> onDevice = new ArrayList<>();
-      for (SparkPlan c : converted) {
-        onDevice.add(c instanceof GpuExec ? c : new HostToGpuExec(c, context.batchRows(), context.batchBytes()));
+      for (int i = 0; i < converted.size(); i++) {
+        SparkPlan c = unsortedForGpu(converted.get(i));
+        onDevice.add(c instanceof GpuExec || childStaysOnHost(i) ? c
+            : new HostToGpuExec(c, context.batchRows(), context.batchBytes()));
       }
       return convertToGpu(onDevice);
     }
     FallbackReasons.attach(plan, reasons);
     List<SparkPlan> onHost = new ArrayList<>();
-    for (SparkPlan c : converted) onHost.add(c instanceof GpuExec ? new GpuToHostExec(c) : c);
+    List<Seq<SortOrder>> required = CollectionConverters.asJava(plan.requiredChildOrdering());
+    for (int i = 0; i < converted.size(); i++) {
+      SparkPlan c = converted.get(i);
+      if (c instanceof GpuExec) c = new GpuToHostExec(c);
+      // a GPU join replaced a sort-merge join whose order this operator was planned on: sort again
+      if (i < required.size() && !SortOrder$.MODULE$.orderingSatisfies(c.outputOrdering(), required.get(i))) {
+        c = new SortExec(required.get(i), false, c, 0);
+      }
+      onHost.add(c);
+    }
     return plan.withNewChildren(CollectionConverters.asScala(onHost).toSeq());
   }
 

@@ -5,6 +5,9 @@ import java.util.function.BiFunction;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
+import org.apache.spark.sql.execution.joins.ShuffledHashJoinExec;
+import org.apache.spark.sql.execution.joins.SortMergeJoinExec;
 
 /**
  * The registry of Spark operators that have a GPU version: adding an operator is one entry here, one meta and one
@@ -28,7 +31,13 @@ public final class Overrides {
       new ExecRule(FilterExec.class, "GpuFilterExec, the predicate evaluated and the rows compacted on the GPU",
           (plan, ctx) -> new FilterMeta((FilterExec) plan, ctx, ruleFor(FilterExec.class))),
       new ExecRule(ProjectExec.class, "GpuProjectExec, the projection evaluated on the GPU",
-          (plan, ctx) -> new ProjectMeta((ProjectExec) plan, ctx, ruleFor(ProjectExec.class))));
+          (plan, ctx) -> new ProjectMeta((ProjectExec) plan, ctx, ruleFor(ProjectExec.class))),
+      new ExecRule(ShuffledHashJoinExec.class, "GpuShuffledHashJoinExec, a hash join of each partition on the GPU",
+          (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(ShuffledHashJoinExec.class))),
+      new ExecRule(SortMergeJoinExec.class, "GpuShuffledHashJoinExec (no sort needed), a hash join of each "
+          + "partition on the GPU", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(SortMergeJoinExec.class))),
+      new ExecRule(BroadcastHashJoinExec.class, "GpuBroadcastHashJoinExec, the broadcast built once per executor on "
+          + "the GPU and probed there", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(BroadcastHashJoinExec.class))));
 
   private Overrides() {}
 

@@ -8,6 +8,9 @@ import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.cuda.CudaDevice;
 import io.sparkwarp.kernels.cuda.CudaModule;
 import io.sparkwarp.plugin.config.WarpConf;
+import io.sparkwarp.kernels.DeviceStream;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -26,10 +29,14 @@ public final class GpuRuntime {
 
   private final Backend backend;
   private final Semaphore gpuTasks;
+  /** For device data shared by tasks (broadcast builds): it must outlive every task stream. */
+  private final DeviceStream sharedStream;
+  private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
 
   private GpuRuntime(Backend backend, int concurrentTasks) {
     this.backend = backend;
     this.gpuTasks = new Semaphore(concurrentTasks, true);
+    this.sharedStream = backend.newStream();
   }
 
   /**
@@ -91,11 +98,26 @@ public final class GpuRuntime {
     return gpuTasks;
   }
 
+  /** The stream device data shared across tasks is made and freed on. */
+  public DeviceStream sharedStream() {
+    return sharedStream;
+  }
+
+  /** Runs {@code cleanup} when the executor stops, before the backend closes (caches of shared device data). */
+  public void onShutdown(Runnable cleanup) {
+    onShutdown.add(cleanup);
+  }
+
   /** Closes the backend when the executor stops. */
   public static synchronized void shutdown() {
     if (instance != null) {
-      instance.backend.close();
-      instance = null;
+      try {
+        instance.onShutdown.forEach(Runnable::run);
+        instance.sharedStream.close();
+      } finally {
+        instance.backend.close();
+        instance = null;
+      }
     }
   }
 }

@@ -1,0 +1,190 @@
+package io.sparkwarp.join;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.kernels.join.ProbeBatch;
+import io.sparkwarp.kernels.join.ProbeResult;
+import io.sparkwarp.kernels.join.ProbeVariant;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One equi-join over device batches. The build side is one batch with its hash table; each stream batch is probed
+ * in chunks of at most {@code chunkPairs} pairs (so one key matching 10^8 rows streams out in bounded pieces), and
+ * every chunk becomes an output batch: the probe and build rows gathered, left columns then right. Rows without a
+ * match come from the match bitmaps the probe sets: a stream batch's right after its probe (outer on the stream
+ * side; semi and anti joins streaming the left side), the build side's once, in {@link #finish} (outer on the
+ * build side; semi and anti joins building the left side).
+ *
+ * <p>Not thread-safe: one task joins its stream batches one after another on its stream. Holds no device memory of
+ * its own between calls.
+ */
+public final class DeviceHashJoin {
+  private final Backend backend;
+  private final DeviceBatch build;
+  private final JoinKeys buildKeys;
+  private final HashJoinBuild table;
+  private final JoinType type;
+  private final JoinType.Side buildSide;
+  private final List<DeviceType> streamTypes;
+  private final int chunkPairs;
+  private final ProbeVariant forced;
+  private final DeviceStream stream;
+  private ProbeMetrics metrics = ProbeMetrics.NONE;
+
+  /**
+   * @param build the build side; output batches are gathered from it, so it stays open (the caller's) until this
+   *     join closes
+   * @param buildKeys key columns of {@code build}
+   * @param table the table over {@code buildKeys} (the caller's; may be shared with other joins of the same build
+   *     unless this join tracks build-side matches, which it records in the table)
+   * @param streamTypes the stream side's column types (the nulls of build-side outer rows)
+   * @param forced a probe variant to force (for measurement), or null to let each probe choose
+   */
+  public DeviceHashJoin(Backend backend, DeviceBatch build, JoinKeys buildKeys, HashJoinBuild table, JoinType type,
+      JoinType.Side buildSide, List<DeviceType> streamTypes, int chunkPairs, ProbeVariant forced,
+      DeviceStream stream) {
+    this.backend = backend;
+    this.build = build;
+    this.buildKeys = buildKeys;
+    this.type = type;
+    this.buildSide = buildSide;
+    this.streamTypes = List.copyOf(streamTypes);
+    this.chunkPairs = chunkPairs;
+    this.forced = forced;
+    this.stream = stream;
+    this.table = table;
+    if (tracksBuildMatches()) table.table().trackBuildMatches(backend, stream);
+  }
+
+  /** Whether the join records which build rows matched, in the table: such a table serves only this join. */
+  public static boolean tracksBuildMatches(JoinType type, JoinType.Side buildSide) {
+    return type.keepsUnmatched(buildSide) || (!type.outputsRight() && buildSide == JoinType.Side.LEFT);
+  }
+
+  private JoinType.Side streamSide() {
+    return buildSide == JoinType.Side.LEFT ? JoinType.Side.RIGHT : JoinType.Side.LEFT;
+  }
+
+  private boolean semiOrAnti() {
+    return !type.outputsRight();
+  }
+
+  /** The stream side's rows decide output after its probe: outer on it, or semi/anti streaming the left side. */
+  private boolean tracksStreamMatches() {
+    return type.keepsUnmatched(streamSide()) || (semiOrAnti() && streamSide() == JoinType.Side.LEFT);
+  }
+
+  /** The build side's rows decide output at the end: outer on it, or semi/anti building the left side. */
+  private boolean tracksBuildMatches() {
+    return tracksBuildMatches(type, buildSide);
+  }
+
+  /**
+   * Joins one stream batch, handing each output batch to {@code out}, which owns it. The stream batch and its keys
+   * stay the caller's.
+   */
+  public void join(DeviceBatch streamBatch, JoinKeys streamKeys, Consumer<DeviceBatch> out) {
+    buildKeys.checkComparable(streamKeys);
+    if (streamBatch.rowCount() == 0) return;
+    try (ProbeBatch probe = new ProbeBatch(backend, streamKeys, null, tracksStreamMatches(), stream)) {
+      HashJoinProbe chunks = new HashJoinProbe(backend, table, probe, chunkPairs, forced, stream);
+      while (chunks.hasNext()) {
+        try (ProbeResult r = chunks.next()) {
+          if (!semiOrAnti() && r.pairCount() > 0) out.accept(pairs(streamBatch, r.probeRows(), r.buildRows(),
+              r.pairCount()));
+        }
+      }
+      metrics = metrics.plus(chunks.metrics());
+      if (tracksStreamMatches()) {
+        // a semi join keeps the matched stream rows; anti and outer joins the unmatched ones
+        emitSingleSided(select(streamBatch, probe.matches(), type == JoinType.LEFT_SEMI), streamSide(), out);
+      }
+    }
+  }
+
+  /** After the last stream batch: the build rows that decide output on their own (see the class comment). */
+  public void finish(Consumer<DeviceBatch> out) {
+    if (!tracksBuildMatches() || build.rowCount() == 0) return;
+    emitSingleSided(select(build, table.table().buildMatches(), type == JoinType.LEFT_SEMI), buildSide, out);
+  }
+
+  /** What the probes did so far: rows, chunks, matches, the variant and the lanes kept busy. */
+  public ProbeMetrics metrics() {
+    return metrics;
+  }
+
+  /** Rows of one side alone: as they are for semi and anti joins, else beside nulls for the other side. */
+  private void emitSingleSided(DeviceBatch rows, JoinType.Side side, Consumer<DeviceBatch> out) {
+    if (rows.rowCount() == 0) {
+      rows.close();
+      return;
+    }
+    if (semiOrAnti()) {
+      out.accept(rows);
+      return;
+    }
+    List<DeviceType> otherTypes = side == buildSide ? streamTypes : types(build);
+    List<DeviceColumn> nulls;
+    try {
+      nulls = NullColumns.of(backend, otherTypes, rows.rowCount(), stream);
+    } catch (RuntimeException e) {
+      rows.close();
+      throw e;
+    }
+    out.accept(side == JoinType.Side.LEFT ? concat(rows.columns(), nulls, rows.rowCount())
+        : concat(nulls, rows.columns(), rows.rowCount()));
+  }
+
+  /** The rows of {@code batch} whose bit in {@code bitmap} is set ({@code wantSet}) or clear, as a new batch. */
+  private DeviceBatch select(DeviceBatch batch, DeviceBuffer bitmap, boolean wantSet) {
+    int rows = batch.rowCount();
+    long bytes = (rows + 7L) / 8;
+    try (DeviceColumn flag = DeviceColumn.allocate(backend, DeviceType.BOOLEAN, rows, 0, stream)) {
+      backend.fill(flag.validity(), 0, bytes, (byte) 0xff, stream);
+      backend.copyDeviceToDevice(bitmap, 0, flag.data(), 0, bytes, stream);
+      List<DeviceColumn> columns = new ArrayList<>(batch.columns());
+      columns.add(flag);
+      // a view: its columns belong to the batch and the flag, so it is never closed itself
+      DeviceBatch flagged = new DeviceBatch(columns, rows);
+      ExprProgram.Builder program = ExprProgram.builder(types(flagged)).column(columns.size() - 1);
+      if (!wantSet) program.not();
+      DeviceBatch kept = backend.expressions().filter(program.output().build(), flagged, stream);
+      List<DeviceColumn> keptColumns = new ArrayList<>(kept.columns());
+      keptColumns.remove(keptColumns.size() - 1).close();
+      return new DeviceBatch(keptColumns, kept.rowCount());
+    }
+  }
+
+  /** Stream and build rows gathered pairwise, laid out left then right. */
+  private DeviceBatch pairs(DeviceBatch streamBatch, DeviceBuffer streamRows, DeviceBuffer buildRows, int count) {
+    DeviceBatch fromStream = backend.joins().gather(streamBatch, streamRows, count, stream);
+    DeviceBatch fromBuild;
+    try {
+      fromBuild = backend.joins().gather(build, buildRows, count, stream);
+    } catch (RuntimeException e) {
+      fromStream.close();
+      throw e;
+    }
+    return buildSide == JoinType.Side.RIGHT ? concat(fromStream.columns(), fromBuild.columns(), count)
+        : concat(fromBuild.columns(), fromStream.columns(), count);
+  }
+
+  private static DeviceBatch concat(List<DeviceColumn> left, List<DeviceColumn> right, int rows) {
+    List<DeviceColumn> columns = new ArrayList<>(left);
+    columns.addAll(right);
+    return new DeviceBatch(columns, rows);
+  }
+
+  private static List<DeviceType> types(DeviceBatch batch) {
+    return batch.columns().stream().map(DeviceColumn::type).toList();
+  }
+
+}

@@ -1,0 +1,98 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.plugin.expr.CompiledExpressions;
+import io.sparkwarp.plugin.expr.ExpressionCompiler;
+import io.sparkwarp.plugin.expr.ExpressionSettings;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.execution.SparkPlan;
+import scala.Option;
+import scala.collection.immutable.IndexedSeq;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * What the GPU hash joins share: two children, the Spark join's output and partitioning (kept, so operators
+ * planned around the join still see what they were planned for), the resolved {@link JoinSpec}, and the residual
+ * condition (inner joins), compiled per partition on the executor.
+ */
+public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
+  protected final Seq<Expression> leftKeys;
+  protected final Seq<Expression> rightKeys;
+  protected final JoinSpec spec;
+  protected final Option<Expression> condition;
+  protected final SparkPlan left;
+  protected final SparkPlan right;
+  protected final Seq<Attribute> joinOutput;
+  protected final Partitioning partitioning;
+  protected final String timeZone;
+  protected final int chunkPairs;
+
+  protected GpuHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
+      Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
+      Partitioning partitioning, String timeZone, int chunkPairs) {
+    super(GpuMetrics.join(left.sparkContext()));
+    this.leftKeys = leftKeys;
+    this.rightKeys = rightKeys;
+    this.spec = spec;
+    this.condition = condition;
+    this.left = left;
+    this.right = right;
+    this.joinOutput = joinOutput;
+    this.partitioning = partitioning;
+    this.timeZone = timeZone;
+    this.chunkPairs = chunkPairs;
+  }
+
+  public JoinSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Seq<Attribute> output() {
+    return joinOutput;
+  }
+
+  @Override
+  public Partitioning outputPartitioning() {
+    return partitioning;
+  }
+
+  @Override
+  public Seq<SparkPlan> children() {
+    return CollectionConverters.asScala(List.of(left, right)).toList();
+  }
+
+  @Override
+  public SparkPlan withNewChildrenInternal(IndexedSeq<SparkPlan> newChildren) {
+    return withChildren(newChildren.apply(0), newChildren.apply(1));
+  }
+
+  /** This join over new children. */
+  protected abstract GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight);
+
+  /** What a partition needs to run the join, serialisable with the closure. */
+  protected final PartitionPlan partitionPlan() {
+    List<Attribute> out = new ArrayList<>(CollectionConverters.asJava(joinOutput));
+    List<Attribute> streamOutput = new ArrayList<>(CollectionConverters.asJava(
+        spec.buildSide() == io.sparkwarp.join.JoinType.Side.LEFT ? right.output() : left.output()));
+    List<Attribute> buildOutput = new ArrayList<>(CollectionConverters.asJava(
+        spec.buildSide() == io.sparkwarp.join.JoinType.Side.LEFT ? left.output() : right.output()));
+    return new PartitionPlan(spec, out, buildOutput, streamOutput, condition.isDefined() ? condition.get() : null,
+        timeZone, chunkPairs, JoinMetrics.of(this));
+  }
+
+  /** The serialisable part of a join's partitions. */
+  record PartitionPlan(JoinSpec spec, List<Attribute> output, List<Attribute> buildOutput,
+      List<Attribute> streamOutput, Expression condition, String timeZone, int chunkPairs, JoinMetrics metrics)
+      implements java.io.Serializable {
+    /** The residual condition over the output, compiled on the executor; null without one. */
+    CompiledExpressions residual() {
+      return condition == null ? null : ExpressionCompiler.compilePredicate(condition, output,
+          new ExpressionSettings(false, timeZone, f -> true));
+    }
+  }
+}

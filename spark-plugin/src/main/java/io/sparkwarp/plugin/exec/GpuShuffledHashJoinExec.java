@@ -1,0 +1,100 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.batch.BatchConcatenator;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.join.HashJoinBuild;
+import io.sparkwarp.join.JoinType;
+import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Option;
+import scala.collection.immutable.Seq;
+
+/**
+ * ShuffledHashJoinExec, and SortMergeJoinExec, on the GPU: per partition, the build side's batches are gathered
+ * into one device batch with its hash table, then the stream side's batches are joined as they arrive.
+ */
+public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
+  public GpuShuffledHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
+      Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
+      Partitioning partitioning, String timeZone, int chunkPairs) {
+    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs);
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    PartitionPlan plan = partitionPlan();
+    return Partitions.zip(left.executeColumnar(), right.executeColumnar(), (l, r) -> {
+      boolean buildLeft = plan.spec().buildSide() == JoinType.Side.LEFT;
+      TaskGpu gpu = TaskGpu.get();
+      HashJoinIterator.Build build = buildPartition(gpu, buildLeft ? l : r, plan);
+      return new HashJoinIterator(gpu, build, buildLeft ? r : l, plan.spec(),
+          DeviceBatches.types(plan.streamOutput(), plan.timeZone()), plan.chunkPairs(), plan.residual(),
+          plan.output(), plan.metrics());
+    });
+  }
+
+  /** The partition's build side as one batch (its batches concatenated) with its own table. */
+  private static HashJoinIterator.Build buildPartition(TaskGpu gpu, Iterator<ColumnarBatch> input, PartitionPlan plan) {
+    List<DeviceBatch> parts = new ArrayList<>();
+    DeviceBatch batch;
+    try {
+      while (input.hasNext()) parts.add(DeviceBatches.unwrap(input.next()));
+      gpu.acquireDevice();
+      batch = parts.isEmpty() ? DeviceBatches.empty(gpu.backend(), DeviceBatches.types(plan.buildOutput(),
+          plan.timeZone()), gpu.stream())
+          : parts.size() == 1 ? parts.remove(0) : BatchConcatenator.concat(gpu.backend(), parts, gpu.stream());
+    } finally {
+      Closeables.closeAll(parts);
+    }
+    try {
+      JoinKeys keys = JoinKeyColumns.of(batch, plan.spec().buildKeys(), plan.spec().nullSafe());
+      HashJoinBuild table = HashJoinBuild.build(gpu.backend(), keys, HashJoinBuild.Choice.AUTO, gpu.stream());
+      return new HashJoinIterator.Build() {
+        @Override
+        public DeviceBatch batch() {
+          return batch;
+        }
+
+        @Override
+        public JoinKeys keys() {
+          return keys;
+        }
+
+        @Override
+        public HashJoinBuild table() {
+          return table;
+        }
+
+        @Override
+        public void close() {
+          Closeables.closeAll(List.of(table, batch));
+        }
+      };
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+  }
+
+  @Override
+  protected GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight) {
+    return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, newLeft, newRight, joinOutput,
+        partitioning, timeZone, chunkPairs);
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
+        chunkPairs};
+  }
+}
