@@ -34,6 +34,28 @@ public final class DemoQueries {
       FROM lineitem, part
       WHERE l_partkey = p_partkey AND l_shipdate >= DATE '1995-09-01' AND l_shipdate < DATE '1995-10-01'""");
 
+  /** TPC-H Q9: six tables joined; the part name LIKE stays on the CPU until the string predicates land. */
+  public static final DemoQuery Q9 = new DemoQuery("Q9 product type profit", """
+      SELECT nation, o_year, sum(amount) AS sum_profit
+      FROM (SELECT n_name AS nation, year(o_orderdate) AS o_year,
+                   l_extendedprice * (1 - l_discount) - ps_supplycost * l_quantity AS amount
+            FROM part, supplier, lineitem, partsupp, orders, nation
+            WHERE s_suppkey = l_suppkey AND ps_suppkey = l_suppkey AND ps_partkey = l_partkey
+              AND p_partkey = l_partkey AND o_orderkey = l_orderkey AND s_nationkey = n_nationkey
+              AND p_name LIKE '%green%') AS profit
+      GROUP BY nation, o_year
+      ORDER BY nation, o_year DESC""");
+
+  /** TPC-H Q18: large orders, an IN subquery over an aggregate (a semi join) and three joins. */
+  public static final DemoQuery Q18 = new DemoQuery("Q18 large volume customer", """
+      SELECT c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, sum(l_quantity)
+      FROM customer, orders, lineitem
+      WHERE o_orderkey IN (SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > 300)
+        AND c_custkey = o_custkey AND o_orderkey = l_orderkey
+      GROUP BY c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice
+      ORDER BY o_totalprice DESC, o_orderdate, o_orderkey
+      LIMIT 100""");
+
   /** An equi-join of lineitem and orders with filters on both sides (Q4's question as a join). */
   public static final DemoQuery LATE_ORDERS = new DemoQuery("lineitem-orders join", """
       SELECT o_orderpriority, count(*) AS late_lines, sum(l_extendedprice) AS late_value
@@ -52,7 +74,7 @@ public final class DemoQueries {
       GROUP BY l_shipmode
       ORDER BY l_shipmode""");
 
-  public static final List<DemoQuery> ALL = List.of(Q6, Q3, Q14, LATE_ORDERS, SHIP_MODES);
+  public static final List<DemoQuery> ALL = List.of(Q6, Q3, Q9, Q14, Q18, LATE_ORDERS, SHIP_MODES);
 
   private DemoQueries() {}
 }
