@@ -1,5 +1,6 @@
 package io.sparkwarp.plugin.rewrite;
 
+import io.sparkwarp.join.DeviceHashJoin;
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.plugin.exec.GpuBroadcastHashJoinExec;
 import io.sparkwarp.plugin.exec.GpuShuffledHashJoinExec;
@@ -87,6 +88,10 @@ final class JoinMeta extends ExecMeta {
         ? (sparkBuildSide == BuildLeft$.MODULE$ ? JoinType.Side.LEFT : JoinType.Side.RIGHT)
         : (type.get() == JoinType.RIGHT_OUTER ? JoinType.Side.LEFT : JoinType.Side.RIGHT);
     spec = keys(type.get(), buildSide);
+    if (broadcast && DeviceHashJoin.tracksBuildMatches(type.get(), buildSide)) {
+      // a broadcast build is shared by the executor's tasks: none may record its own matches in it
+      willNotWorkOnGpu("a broadcast " + sparkType + " join that keeps the build side's own rows is not supported");
+    }
     if (condition.isDefined()) {
       if (type.get() != JoinType.INNER) {
         willNotWorkOnGpu("a residual condition on a " + sparkType + " join is not supported (inner joins only)");
