@@ -9,6 +9,10 @@ public final class GpuNodes {
   /** Device batches to the Arrow batches Spark's ColumnarToRowExec reads. */
   public static final String GPU_TO_HOST = "GpuToHostExec";
   public static final String COALESCE_BATCHES = "GpuCoalesceBatchesExec";
+  /** Spark's ShuffledHashJoinExec and SortMergeJoinExec: both sides shuffled on the keys, one side hashed. */
+  public static final String SHUFFLED_HASH_JOIN = "GpuShuffledHashJoinExec";
+  /** Spark's BroadcastHashJoinExec: the broadcast side hashed, the other side streamed through it. */
+  public static final String BROADCAST_HASH_JOIN = "GpuBroadcastHashJoinExec";
 
   private GpuNodes() {}
 }

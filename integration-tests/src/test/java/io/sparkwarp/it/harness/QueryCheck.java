@@ -27,7 +27,8 @@ import scala.Option;
  * QueryCheck.sql("SELECT ...").conf("spark.sql.ansi.enabled", "true").gpuNodes("GpuFilterExec").matchesCpu();
  * }</pre>
  *
- * <p>Every check asserts that the CPU run's plan holds no plugin node. Answers compare by {@link Answers}' rules.
+ * <p>Every check asserts that the CPU run's plan holds no plugin node, and every node named by {@link #cpuNodes}.
+ * Answers compare by {@link Answers}' rules.
  */
 public final class QueryCheck {
   public static final String ENABLED = "spark.warp.enabled";
@@ -49,6 +50,7 @@ public final class QueryCheck {
   private final Function<SparkSession, Dataset<Row>> query;
   private final Map<String, String> conf = new LinkedHashMap<>();
   private final List<String> gpuNodes = new ArrayList<>();
+  private final List<String> cpuNodes = new ArrayList<>();
   private Adaptive adaptive = Adaptive.BOTH;
   private double floatSumTolerance;
 
@@ -90,6 +92,15 @@ public final class QueryCheck {
     return this;
   }
 
+  /**
+   * Spark's plan nodes (simple class names) the CPU run's executed plan must contain: that the query plans as the
+   * operator it means to test (SortMergeJoinExec rather than BroadcastHashJoinExec, say).
+   */
+  public QueryCheck cpuNodes(String... simpleClassNames) {
+    cpuNodes.addAll(List.of(simpleClassNames));
+    return this;
+  }
+
   /** The GPU answer equals the CPU answer and the GPU plan holds every node named by {@link #gpuNodes}. */
   public void matchesCpu() {
     requireGpuNodes();
@@ -97,6 +108,7 @@ public final class QueryCheck {
       Runs runs = run(aqe, false);
       runs.requireNoError();
       runs.assertCpuPlanUntouched();
+      runs.assertCpuNodes();
       runs.assertSameAnswer();
       runs.assertGpuNodes();
     }
@@ -111,6 +123,7 @@ public final class QueryCheck {
       Runs runs = run(aqe, true);
       runs.requireNoError();
       runs.assertCpuPlanUntouched();
+      runs.assertCpuNodes();
       runs.assertSameAnswer();
       runs.assertGpuNodes();
       List<String> nodes = PlanNodes.names(runs.gpu.plan());
@@ -137,6 +150,7 @@ public final class QueryCheck {
       expectSame(cpu.getClass(), gpu.getClass(), runs.label + ": the GPU error's class", gpu);
       expectSame(condition, ((SparkThrowable) gpu).getCondition(), runs.label + ": the GPU error's condition", gpu);
       runs.assertCpuPlanUntouched();
+      runs.assertCpuNodes();
       runs.assertGpuNodes();
     }
   }
@@ -236,6 +250,15 @@ public final class QueryCheck {
       List<SparkPlan> plugin = PlanNodes.pluginNodes(cpu.plan());
       assertTrue(plugin.isEmpty(), label + ": with " + ENABLED + "=false the plan still has "
           + plugin.stream().map(node -> node.getClass().getSimpleName()).toList() + "\n" + cpu.plan().treeString());
+    }
+
+    void assertCpuNodes() {
+      if (cpuNodes.isEmpty()) return;
+      assertNotNull(cpu.dataset, label + ": the CPU run failed before it had a plan");
+      List<String> names = PlanNodes.names(cpu.plan());
+      List<String> missing = cpuNodes.stream().filter(node -> !names.contains(node)).toList();
+      assertTrue(missing.isEmpty(), label + ": the CPU plan lacks " + missing + "; it has " + names + "\n"
+          + cpu.plan().treeString());
     }
 
     void assertSameAnswer() {

@@ -29,6 +29,14 @@ class QueryCheckTest {
   }
 
   @Test
+  void namesTheNodeMissingFromTheCpuPlan() {
+    QueryCheck.sql(RANGE_FILTER).cpuNodes("RangeExec", "FilterExec").gpuNodes("RangeExec").matchesCpu();
+    AssertionFailedError e = assertThrows(AssertionFailedError.class,
+        () -> QueryCheck.sql(RANGE_FILTER).cpuNodes("SortMergeJoinExec").gpuNodes("RangeExec").matchesCpu());
+    assertTrue(e.getMessage().contains("the CPU plan lacks [SortMergeJoinExec]"), e.getMessage());
+  }
+
+  @Test
   void catchesDifferentAnswers() {
     // rand() differs between the two runs, as a wrong GPU answer would
     AssertionFailedError e = assertThrows(AssertionFailedError.class,

@@ -1,0 +1,58 @@
+package io.sparkwarp.it.harness;
+
+/**
+ * The three operators Spark plans an equi-join as, each forced by its hint, and the GPU node each becomes. Size-based
+ * broadcasting is off for the two shuffled ones, so that small tables and adaptive re-planning leave them shuffled.
+ */
+public enum JoinStrategy {
+  BROADCAST("BROADCAST", "BroadcastHashJoinExec", GpuNodes.BROADCAST_HASH_JOIN, true),
+  SHUFFLED_HASH("SHUFFLE_HASH", "ShuffledHashJoinExec", GpuNodes.SHUFFLED_HASH_JOIN, false),
+  SORT_MERGE("MERGE", "SortMergeJoinExec", GpuNodes.SHUFFLED_HASH_JOIN, false);
+
+  public static final String AUTO_BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
+  /**
+   * Adaptive execution's rule that replaces a join by its answer once a side turns out empty (or, for a null-aware
+   * anti join, to hold a null key), taking the join out of the plan; tests of such inputs exclude it through
+   * {@value #ADAPTIVE_EXCLUDED_RULES}.
+   */
+  public static final String PROPAGATE_EMPTY_RELATION =
+      "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation";
+  public static final String ADAPTIVE_EXCLUDED_RULES = "spark.sql.adaptive.optimizer.excludedRules";
+
+  private final String hint;
+  private final String sparkNode;
+  private final String gpuNode;
+  private final boolean autoBroadcast;
+
+  JoinStrategy(String hint, String sparkNode, String gpuNode, boolean autoBroadcast) {
+    this.hint = hint;
+    this.sparkNode = sparkNode;
+    this.gpuNode = gpuNode;
+    this.autoBroadcast = autoBroadcast;
+  }
+
+  /** The hint for this operator with the relation {@code buildSide} hashed (for a merge, either side). */
+  public String hint(String buildSide) {
+    return "/*+ " + hint + "(" + buildSide + ") */";
+  }
+
+  /** Spark's node, as the CPU plan must hold it. */
+  public String sparkNode() {
+    return sparkNode;
+  }
+
+  /** The plugin's node, as the GPU plan must hold it. */
+  public String gpuNode() {
+    return gpuNode;
+  }
+
+  /**
+   * {@code sql}, which carries this strategy's {@link #hint}, checked to plan as {@link #sparkNode} on the CPU and
+   * as {@link #gpuNode} between the transitions on the GPU.
+   */
+  public QueryCheck check(String sql) {
+    QueryCheck check = QueryCheck.sql(sql).cpuNodes(sparkNode)
+        .gpuNodes(gpuNode, GpuNodes.HOST_TO_GPU, GpuNodes.GPU_TO_HOST);
+    return autoBroadcast ? check : check.conf(AUTO_BROADCAST_THRESHOLD, "-1");
+  }
+}
