@@ -51,8 +51,16 @@ public enum JoinStrategy {
    * as {@link #gpuNode} between the transitions on the GPU.
    */
   public QueryCheck check(String sql) {
-    QueryCheck check = QueryCheck.sql(sql).cpuNodes(sparkNode)
-        .gpuNodes(gpuNode, GpuNodes.HOST_TO_GPU, GpuNodes.GPU_TO_HOST);
+    return planned(QueryCheck.sql(sql).gpuNodes(gpuNode, GpuNodes.HOST_TO_GPU, GpuNodes.GPU_TO_HOST));
+  }
+
+  /** {@code sql} planned with this strategy, whose join must stay on the CPU with a reason containing {@code reason}. */
+  public void checkFallsBack(String sql, String reason) {
+    planned(QueryCheck.sql(sql)).fallsBack(sparkNode, reason);
+  }
+
+  private QueryCheck planned(QueryCheck check) {
+    check.cpuNodes(sparkNode);
     return autoBroadcast ? check : check.conf(AUTO_BROADCAST_THRESHOLD, "-1");
   }
 }

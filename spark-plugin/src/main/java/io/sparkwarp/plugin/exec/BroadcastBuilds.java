@@ -114,9 +114,16 @@ final class BroadcastBuilds {
     }
   }
 
-  /** Every row of the relation: its keys, then the rows under each. */
+  /**
+   * Every row of the relation, once: the rows under each distinct key. A relation lists a key once per row stored
+   * under it, so keys are de-duplicated first (copied: the relation reuses its key row).
+   */
   private static Iterator<InternalRow> rows(HashedRelation relation) {
-    Iterator<InternalRow> keys = CollectionConverters.asJava(relation.keys());
+    java.util.Set<InternalRow> distinct = new java.util.LinkedHashSet<>();
+    for (Iterator<InternalRow> keys = CollectionConverters.asJava(relation.keys()); keys.hasNext(); ) {
+      distinct.add(keys.next().copy());
+    }
+    Iterator<InternalRow> keys = distinct.iterator();
     return new Iterator<>() {
       private Iterator<InternalRow> current = java.util.Collections.emptyIterator();
 
