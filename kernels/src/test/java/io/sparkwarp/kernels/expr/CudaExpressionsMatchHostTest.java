@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sparkwarp.kernels.Backend;
-import io.sparkwarp.kernels.BackendKind;
-import io.sparkwarp.kernels.BackendOptions;
-import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowUpload;
@@ -15,18 +12,14 @@ import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
+import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Random expression programs over random batches (every device type, nulls, NaN, -0.0, extremes, multi-byte
@@ -34,35 +27,9 @@ import org.junit.jupiter.api.TestInstance;
  * the same error (kind, row, instruction, operands). Sizes straddle warp boundaries.
  */
 @Tag("gpu")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CudaExpressionsMatchHostTest {
+class CudaExpressionsMatchHostTest extends CudaVsHostTestBase {
   static final int[] SIZES = {0, 1, 31, 32, 33, 1000, 100_003};
   static final int PROGRAMS_PER_SIZE = 25;
-
-  private final Random rnd = new Random();
-  private Backend cuda;
-  private Backend host;
-  private RootAllocator allocator;
-
-  @BeforeAll
-  void open() {
-    cuda = Backends.open(BackendKind.CUDA, BackendOptions.defaults());
-    host = Backends.open(BackendKind.HOST, BackendOptions.defaults());
-    allocator = new RootAllocator();
-  }
-
-  @AfterAll
-  void close() {
-    allocator.close();
-    cuda.close();
-    host.close();
-  }
-
-  @AfterEach
-  void nothingLeaked() {
-    assertEquals(List.of(), cuda.deviceMemory().liveBuffers(), "cuda device memory left allocated");
-    assertEquals(List.of(), host.deviceMemory().liveBuffers(), "host device memory left allocated");
-  }
 
   @Test
   void projectionsMatch() {

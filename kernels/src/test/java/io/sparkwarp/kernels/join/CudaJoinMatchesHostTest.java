@@ -4,30 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sparkwarp.kernels.Backend;
-import io.sparkwarp.kernels.BackendKind;
-import io.sparkwarp.kernels.BackendOptions;
-import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Every join primitive's CUDA kernels against the host reference on fresh random input (sizes around warp and
@@ -37,36 +29,10 @@ import org.junit.jupiter.api.TestInstance;
  * matched bitmaps on both sides.
  */
 @Tag("gpu")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CudaJoinMatchesHostTest {
+class CudaJoinMatchesHostTest extends CudaVsHostTestBase {
   static final int[] SIZES = {0, 1, 31, 32, 33, 1000, 100_003};
   static final String[] WORDS = {"", "a", "ü", "日本語", "a😀b", "green", "special requests", "a key longer than "
       + "thirty-two bytes, to span lanes"};
-
-  private final Random rnd = new Random();
-  private Backend cuda;
-  private Backend host;
-  private RootAllocator allocator;
-
-  @BeforeAll
-  void open() {
-    cuda = Backends.open(BackendKind.CUDA, BackendOptions.defaults());
-    host = Backends.open(BackendKind.HOST, BackendOptions.defaults());
-    allocator = new RootAllocator();
-  }
-
-  @AfterAll
-  void close() {
-    allocator.close();
-    cuda.close();
-    host.close();
-  }
-
-  @AfterEach
-  void nothingLeaked() {
-    assertEquals(List.of(), cuda.deviceMemory().liveBuffers(), "cuda device memory left allocated");
-    assertEquals(List.of(), host.deviceMemory().liveBuffers(), "host device memory left allocated");
-  }
 
   private enum Shape { UNIQUE, SKEWED, MULTI_COLUMN }
 

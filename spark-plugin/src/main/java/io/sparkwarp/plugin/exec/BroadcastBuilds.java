@@ -1,17 +1,13 @@
 package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.kernels.Backend;
-import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.memory.DeviceMemory;
-import io.sparkwarp.join.HashJoinBuild;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -32,47 +28,18 @@ final class BroadcastBuilds {
 
   private BroadcastBuilds() {}
 
-  /** One build on the device, and the tasks using it. */
-  private static final class Entry implements HashJoinIterator.Build {
-    final DeviceBatch batch;
-    final JoinKeys keys;
-    final HashJoinBuild table;
+  /** One build on the device, and how many tasks use it. */
+  private static final class Entry {
+    final JoinBuildSide build;
     int users;
 
-    Entry(DeviceBatch batch, JoinKeys keys, HashJoinBuild table) {
-      this.batch = batch;
-      this.keys = keys;
-      this.table = table;
-    }
-
-    @Override
-    public DeviceBatch batch() {
-      return batch;
-    }
-
-    @Override
-    public JoinKeys keys() {
-      return keys;
-    }
-
-    @Override
-    public HashJoinBuild table() {
-      return table;
-    }
-
-    /** One user is done with it. */
-    @Override
-    public void close() {
-      release(this);
-    }
-
-    void free() {
-      Closeables.closeAll(List.of(table, batch));
+    Entry(JoinBuildSide build) {
+      this.build = build;
     }
   }
 
   /** The build of broadcast {@code id}, made from {@code relation}'s rows if this executor has none yet. */
-  static synchronized HashJoinIterator.Build acquire(long id, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
+  static synchronized JoinBuildSide acquire(long id, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
     GpuRuntime runtime = GpuRuntime.get();
     if (!shutdownHooked) {
       runtime.onShutdown(BroadcastBuilds::clear);
@@ -84,7 +51,7 @@ final class BroadcastBuilds {
       CACHE.put(id, entry);
     }
     entry.users++;
-    return entry;
+    return entry.build;
   }
 
   private static Entry make(GpuRuntime runtime, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
@@ -102,15 +69,9 @@ final class BroadcastBuilds {
             stream) : ArrowUpload.upload(backend, root, stream);
         stream.synchronize();  // the pinned rows are freed next; other tasks' streams read the build
       }
-      try {
-        JoinKeys keys = JoinKeyColumns.of(batch, plan.spec().buildKeys(), plan.spec().nullSafe());
-        HashJoinBuild table = HashJoinBuild.build(backend, keys, HashJoinBuild.Choice.AUTO, stream);
-        stream.synchronize();
-        return new Entry(batch, keys, table);
-      } catch (RuntimeException e) {
-        batch.close();
-        throw e;
-      }
+      JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.spec(), stream);
+      stream.synchronize();
+      return new Entry(build);
     }
   }
 
@@ -144,22 +105,23 @@ final class BroadcastBuilds {
     };
   }
 
-  private static synchronized void release(Entry entry) {
-    entry.users--;
+  /** One task is done with {@code build}. */
+  static synchronized void release(JoinBuildSide build) {
+    CACHE.values().stream().filter(e -> e.build == build).findFirst().ifPresent(e -> e.users--);
     long budget = GpuRuntime.get().backend().deviceMemory().limit() / 8;
-    long held = CACHE.values().stream().mapToLong(e -> e.batch.deviceBytes()).sum();
+    long held = CACHE.values().stream().mapToLong(e -> e.build.batch().deviceBytes()).sum();
     Iterator<Map.Entry<Long, Entry>> lru = CACHE.entrySet().iterator();
     while (held > budget && lru.hasNext()) {
       Entry e = lru.next().getValue();
       if (e.users > 0) continue;
       lru.remove();
-      held -= e.batch.deviceBytes();
-      e.free();
+      held -= e.build.batch().deviceBytes();
+      e.build.free();
     }
   }
 
   private static synchronized void clear() {
-    CACHE.values().forEach(Entry::free);
+    CACHE.values().forEach(e -> e.build.free());
     CACHE.clear();
     shutdownHooked = false;
   }

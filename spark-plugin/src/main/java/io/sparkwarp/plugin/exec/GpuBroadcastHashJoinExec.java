@@ -37,8 +37,8 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
         .executeBroadcast();
     return Partitions.map((buildLeft() ? right : left).executeColumnar(), stream -> {
       TaskGpu gpu = TaskGpu.get();
-      HashJoinIterator.Build build = BroadcastBuilds.acquire(broadcast.id(), broadcast.value(), plan);
-      return new HashJoinIterator(gpu, build, stream, plan.spec(),
+      JoinBuildSide build = BroadcastBuilds.acquire(broadcast.id(), broadcast.value(), plan);
+      return new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(build), stream, plan.spec(),
           DeviceBatches.types(plan.streamOutput(), plan.timeZone()), plan.chunkPairs(), plan.residual(),
           plan.output(), plan.metrics());
     });
@@ -50,9 +50,4 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
         partitioning, timeZone, chunkPairs);
   }
 
-  @Override
-  protected Object[] constructorArgs() {
-    return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
-        chunkPairs};
-  }
 }

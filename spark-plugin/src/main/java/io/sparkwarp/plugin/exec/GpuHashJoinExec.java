@@ -74,6 +74,13 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
   /** This join over new children. */
   protected abstract GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight);
 
+  /** Both joins take the same arguments, in this order. */
+  @Override
+  protected final Object[] constructorArgs() {
+    return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
+        chunkPairs};
+  }
+
   /** What a partition needs to run the join, serialisable with the closure. */
   protected final PartitionPlan partitionPlan() {
     List<Attribute> out = new ArrayList<>(CollectionConverters.asJava(joinOutput));

@@ -3,8 +3,6 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.join.JoinKeys;
-import io.sparkwarp.join.HashJoinBuild;
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
@@ -36,15 +34,15 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
     return Partitions.zip(left.executeColumnar(), right.executeColumnar(), (l, r) -> {
       boolean buildLeft = plan.spec().buildSide() == JoinType.Side.LEFT;
       TaskGpu gpu = TaskGpu.get();
-      HashJoinIterator.Build build = buildPartition(gpu, buildLeft ? l : r, plan);
-      return new HashJoinIterator(gpu, build, buildLeft ? r : l, plan.spec(),
+      JoinBuildSide build = buildPartition(gpu, buildLeft ? l : r, plan);
+      return new HashJoinIterator(gpu, build, build::free, buildLeft ? r : l, plan.spec(),
           DeviceBatches.types(plan.streamOutput(), plan.timeZone()), plan.chunkPairs(), plan.residual(),
           plan.output(), plan.metrics());
     });
   }
 
   /** The partition's build side as one batch (its batches concatenated) with its own table. */
-  private static HashJoinIterator.Build buildPartition(TaskGpu gpu, Iterator<ColumnarBatch> input, PartitionPlan plan) {
+  private static JoinBuildSide buildPartition(TaskGpu gpu, Iterator<ColumnarBatch> input, PartitionPlan plan) {
     List<DeviceBatch> parts = new ArrayList<>();
     DeviceBatch batch;
     try {
@@ -56,34 +54,7 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
     } finally {
       Closeables.closeAll(parts);
     }
-    try {
-      JoinKeys keys = JoinKeyColumns.of(batch, plan.spec().buildKeys(), plan.spec().nullSafe());
-      HashJoinBuild table = HashJoinBuild.build(gpu.backend(), keys, HashJoinBuild.Choice.AUTO, gpu.stream());
-      return new HashJoinIterator.Build() {
-        @Override
-        public DeviceBatch batch() {
-          return batch;
-        }
-
-        @Override
-        public JoinKeys keys() {
-          return keys;
-        }
-
-        @Override
-        public HashJoinBuild table() {
-          return table;
-        }
-
-        @Override
-        public void close() {
-          Closeables.closeAll(List.of(table, batch));
-        }
-      };
-    } catch (RuntimeException e) {
-      batch.close();
-      throw e;
-    }
+    return JoinBuildSide.of(gpu.backend(), batch, plan.spec(), gpu.stream());
   }
 
   @Override
@@ -92,9 +63,4 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
         partitioning, timeZone, chunkPairs);
   }
 
-  @Override
-  protected Object[] constructorArgs() {
-    return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
-        chunkPairs};
-  }
 }

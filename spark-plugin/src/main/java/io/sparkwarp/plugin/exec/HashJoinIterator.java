@@ -5,9 +5,7 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.join.DeviceHashJoin;
-import io.sparkwarp.join.HashJoinBuild;
 import io.sparkwarp.join.ProbeMetrics;
-import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.plugin.expr.CompiledExpressions;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayDeque;
@@ -25,20 +23,10 @@ import org.apache.spark.util.TaskCompletionListener;
  * released when the partition ends or its task does, whichever is first.
  */
 final class HashJoinIterator extends LazyBatchIterator {
-  /** The build side of one partition: its batch, keys and table, and how to give them back. */
-  interface Build extends AutoCloseable {
-    DeviceBatch batch();
-
-    JoinKeys keys();
-
-    HashJoinBuild table();
-
-    @Override
-    void close();
-  }
-
   private final TaskGpu gpu;
-  private final Build build;
+  private final JoinBuildSide build;
+  /** Gives the build back: frees a partition's own, or releases a shared broadcast build. */
+  private final Runnable releaseBuild;
   private final Iterator<ColumnarBatch> stream;
   private final JoinSpec spec;
   private final DeviceHashJoin join;
@@ -50,11 +38,13 @@ final class HashJoinIterator extends LazyBatchIterator {
   private boolean released;
 
   /** @param residual the compiled residual condition over the output, or null */
-  HashJoinIterator(TaskGpu gpu, Build build, Iterator<ColumnarBatch> stream, JoinSpec spec,
+  HashJoinIterator(TaskGpu gpu, JoinBuildSide build, Runnable releaseBuild, Iterator<ColumnarBatch> stream,
+      JoinSpec spec,
       List<DeviceType> streamTypes, int chunkPairs, CompiledExpressions residual, List<Attribute> output,
       JoinMetrics metrics) {
     this.gpu = gpu;
     this.build = build;
+    this.releaseBuild = releaseBuild;
     this.stream = stream;
     this.spec = spec;
     this.residual = residual;
@@ -119,7 +109,7 @@ final class HashJoinIterator extends LazyBatchIterator {
       released = true;
       Closeables.closeAll(List.copyOf(ready));
       ready.clear();
-      build.close();
+      releaseBuild.run();
     }
   }
 }
