@@ -14,7 +14,7 @@ if [[ ! -f $jhome/include/jni.h ]]; then
   echo "sparkwarp: jni.h not found under $jhome/include: build with a JDK (not a JRE)" >&2
   exit 1
 fi
-if [[ -f $out && ! $src/pool_attributes.c -nt $out && ! $0 -nt $out ]]; then exit 0; fi
+if [[ -f $out && ! $src/default_pool.c -nt $out && ! $0 -nt $out ]]; then exit 0; fi
 mkdir -p "$(dirname "$out")"
 "$cc" -O2 -shared -fPIC -Wall -Werror -I"$jhome/include" -I"$jhome/include/linux" \
-  -o "$out" "$src/pool_attributes.c" -ldl
+  -o "$out" "$src/default_pool.c" -ldl
