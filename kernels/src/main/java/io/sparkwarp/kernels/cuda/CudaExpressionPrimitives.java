@@ -7,10 +7,9 @@ import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
-import io.sparkwarp.kernels.expr.PassThrough;
+import io.sparkwarp.kernels.expr.ProgramOutputs;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -40,7 +39,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
 
   @Override
   public List<DeviceColumn> project(ExprProgram program, DeviceBatch input, DeviceStream stream) {
-    List<DeviceColumn> outputs = allocateOutputs(program, input, stream);
+    List<DeviceColumn> outputs = ProgramOutputs.allocate(backend, program, input, stream);
     try (Launch launch = new Launch(program, input, outputs, stream)) {
       launch.readBack(stream);
       stream.synchronize();
@@ -57,7 +56,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
     predicate.checkPredicate();
     long n = input.rowCount();
     long words = (n + 31) / 32;
-    List<DeviceColumn> selection = allocateOutputs(predicate, input, stream);
+    List<DeviceColumn> selection = ProgramOutputs.allocate(backend, predicate, input, stream);
     try (DeviceColumn selected = selection.get(0);
         Launch launch = new Launch(predicate, input, selection, stream);
         DeviceBuffer wordOffsets = backend.allocate(4 * (words + 1), stream)) {
@@ -78,22 +77,6 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
         }
         return gather.gather(input, rows, count, stream);
       }
-    }
-  }
-
-  /** Computed outputs allocated, pass-through outputs copied; nothing is left allocated on failure. */
-  private List<DeviceColumn> allocateOutputs(ExprProgram program, DeviceBatch input, DeviceStream stream) {
-    program.checkInputs(input);
-    List<DeviceColumn> outputs = new ArrayList<>();
-    try {
-      for (ExprProgram.Output out : program.outputs()) {
-        outputs.add(out.passThrough() ? PassThrough.copy(backend, input.column(out.sourceColumn()), stream)
-            : DeviceColumn.allocate(backend, out.type(), input.rowCount(), 0, stream));
-      }
-      return outputs;
-    } catch (RuntimeException e) {
-      Closeables.closeAll(outputs);
-      throw e;
     }
   }
 

@@ -7,9 +7,8 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
-import io.sparkwarp.kernels.expr.PassThrough;
+import io.sparkwarp.kernels.expr.ProgramOutputs;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -28,20 +27,16 @@ final class HostExpressionPrimitives implements ExpressionPrimitives {
 
   @Override
   public List<DeviceColumn> project(ExprProgram program, DeviceBatch input, DeviceStream stream) {
-    program.checkInputs(input);
     int rows = input.rowCount();
-    List<DeviceColumn> outputs = new ArrayList<>();
+    List<DeviceColumn> outputs = ProgramOutputs.allocate(backend, program, input, stream);
     byte[] bytes = program.bytesLiterals();
     try (DeviceBuffer literals = backend.allocate(bytes.length, stream)) {
-      for (ExprProgram.Output out : program.outputs()) {
-        if (out.passThrough()) {
-          outputs.add(PassThrough.copy(backend, input.column(out.sourceColumn()), stream));
-        } else {
-          DeviceColumn column = DeviceColumn.allocate(backend, out.type(), rows, 0, stream);
-          outputs.add(column);
-          backend.fill(column.validity(), 0, column.validity().size(), (byte) 0, stream);
-          backend.fill(column.data(), 0, column.data().size(), (byte) 0, stream);
-        }
+      for (int i = 0; i < outputs.size(); i++) {
+        if (program.outputs().get(i).passThrough()) continue;
+        // the interpreter sets bits one row at a time, so computed columns start cleared
+        DeviceColumn column = outputs.get(i);
+        backend.fill(column.validity(), 0, column.validity().size(), (byte) 0, stream);
+        backend.fill(column.data(), 0, column.data().size(), (byte) 0, stream);
       }
       MemoryUtil.copyToMemory(bytes, 0, literals.address(), bytes.length);
       ExprInterpreter interpreter = new ExprInterpreter(program, literals.address(), input, outputs);

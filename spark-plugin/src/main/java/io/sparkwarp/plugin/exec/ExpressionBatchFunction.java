@@ -71,8 +71,9 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
     DeviceBatch result;
     try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
       inputRows.add(in.rowCount());
+      // both steps read back their error record (and a filter its row count), so they return synchronised and the
+      // time below is the kernels' own
       result = step.apply(gpu, compiled.program(), in);
-      gpu.stream().synchronize();  // so the GPU time metric is the kernels' time, not their launch
     } catch (ExpressionErrorException e) {
       throw compiled.toSparkException(e);  // Spark's own exception, with the failing expression's query context
     }
