@@ -1,0 +1,29 @@
+package io.sparkwarp.kernels.strings;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+
+/**
+ * The device side of string predicates: building the pivoted layouts and running compiled matchers over a string
+ * column. CUDA: {@code strings.cu}. Methods leave their inputs open and return objects the caller owns.
+ */
+public interface StringPrimitives {
+  /**
+   * The STRING or BINARY column {@code strings} in {@code layout} (PIVOTED or SELF_PIVOTED), built on the device.
+   *
+   * @throws IllegalArgumentException for PLAIN or a fixed-width column
+   */
+  PivotedStrings pivot(DeviceColumn strings, StringLayout layout, DeviceStream stream);
+
+  /**
+   * Whether each row of {@code strings} matches {@code matcher}: a BOOLEAN column of the same row count, null
+   * exactly where the string is null. Reads the plain column when {@code pivoted} is null, else {@code pivoted}
+   * (which must have been built from {@code strings}). With {@code refill} a lane whose string is decided takes
+   * the next undecided row of its warp's range (Lane Refill), otherwise it idles until the warp's rows are done.
+   * Synchronises the stream to read back the lane counters.
+   *
+   * @throws IllegalArgumentException for a DfaMatcher over SELF_PIVOTED strings, or a fixed-width column
+   */
+  MatchResult match(DeviceColumn strings, PivotedStrings pivoted, StringMatcher matcher, boolean refill,
+      DeviceStream stream);
+}
