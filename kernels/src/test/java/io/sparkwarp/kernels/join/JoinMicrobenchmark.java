@@ -6,11 +6,10 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.cuda.CudaBackend;
-import io.sparkwarp.kernels.cuda.CudaEvent;
-import io.sparkwarp.kernels.cuda.CudaStream;
 import io.sparkwarp.kernels.host.HostBackend;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
+import io.sparkwarp.kernels.testing.BenchmarkClock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -56,12 +55,12 @@ public final class JoinMicrobenchmark {
 
   private final Backend backend;
   private final DeviceStream stream;
-  private final Clock clock;
+  private final BenchmarkClock clock;
   private final double scale;
   private final HostBlock staging;
   private boolean failed;
 
-  private JoinMicrobenchmark(Backend backend, DeviceStream stream, Clock clock, double scale, HostBlock staging) {
+  private JoinMicrobenchmark(Backend backend, DeviceStream stream, BenchmarkClock clock, double scale, HostBlock staging) {
     this.backend = backend;
     this.stream = stream;
     this.clock = clock;
@@ -95,7 +94,7 @@ public final class JoinMicrobenchmark {
       // the Arrow root allocator over the pool holds a minimal block of its own from the start
       long pinnedBaseline = backend.transferMemory().pool().usedBytes();
       DeviceStream stream = backend.newStream();
-      try (Clock clock = host ? new WallClock(stream) : new EventClock((CudaBackend) backend, (CudaStream) stream)) {
+      try (BenchmarkClock clock = BenchmarkClock.of(backend, stream)) {
         System.out.printf(Locale.ROOT, "# Join microbenchmark%n%nmachine: %s; %d host cores; scale %s; keys int64, "
             + "all valid; times are medians of %d runs after 1 warm-up, %s%n", backend.description(),
             Runtime.getRuntime().availableProcessors(), scale, REPEAT,
@@ -299,7 +298,7 @@ public final class JoinMicrobenchmark {
     int batches = 8;
     long totalRows = (long) batchRows * batches;
     long copyBytes = backend instanceof CudaBackend ? 1L << 30 : 64L << 20;
-    double ceiling = copyCeiling(copyBytes);
+    double ceiling = clock.copyGbs(backend, stream, copyBytes, REPEAT);
     System.out.printf(Locale.ROOT, "%n## 3. Probe throughput: unique table of %,d keys, %d batches of %,d probe rows "
         + "(%,d rows)%n%n"
         + "Build keys 0..n-1 (buildUnique: %,d slots of 8 B and %.1f MiB of build keys); probe keys "
@@ -344,20 +343,6 @@ public final class JoinMicrobenchmark {
         for (ProbeBatch b : probeBatches) b.close();
         for (DeviceColumn c : probes) c.close();
       }
-    }
-  }
-
-  /** GB/s of a device-to-device copy (bytes read + written), median of REPEAT after a warm-up. */
-  private double copyCeiling(long bytes) {
-    try (DeviceBuffer a = backend.allocate(bytes, stream); DeviceBuffer b = backend.allocate(bytes, stream)) {
-      backend.fill(a, 0, bytes, (byte) 1, stream);
-      stream.synchronize();
-      Runnable copy = () -> backend.copyDeviceToDevice(a, 0, b, 0, bytes, stream);
-      clock.time(copy);
-      double[] ms = new double[REPEAT];
-      for (int i = 0; i < REPEAT; i++) ms[i] = clock.time(copy);
-      Arrays.sort(ms);
-      return 2.0 * bytes / ms[REPEAT / 2] / 1e6;
     }
   }
 
@@ -421,72 +406,6 @@ public final class JoinMicrobenchmark {
 
   private static String chunks(Measured a, Measured b) {
     return a.stats.chunks == b.stats.chunks ? String.valueOf(a.stats.chunks) : a.stats.chunks + "/" + b.stats.chunks;
-  }
-
-  /** Times device work on the benchmark stream. */
-  private interface Clock extends AutoCloseable {
-    /** Milliseconds {@code op} (which may synchronise the stream itself) takes, its device work finished. */
-    double time(Runnable op);
-
-    @Override
-    void close();
-  }
-
-  /** CUDA events recorded on the stream around the operation. */
-  private static final class EventClock implements Clock {
-    private final CudaStream stream;
-    private final CudaEvent start;
-    private final CudaEvent stop;
-
-    EventClock(CudaBackend backend, CudaStream stream) {
-      this.stream = stream;
-      this.start = new CudaEvent(backend.context(), true);
-      CudaEvent s;
-      try {
-        s = new CudaEvent(backend.context(), true);
-      } catch (RuntimeException e) {
-        start.close();
-        throw e;
-      }
-      this.stop = s;
-    }
-
-    @Override
-    public double time(Runnable op) {
-      stream.synchronize();
-      start.record(stream);
-      op.run();
-      stop.record(stream);
-      stop.synchronize();
-      return stop.millisSince(start);
-    }
-
-    @Override
-    public void close() {
-      start.close();
-      stop.close();
-    }
-  }
-
-  /** The host backend runs work when issued: wall time. */
-  private static final class WallClock implements Clock {
-    private final DeviceStream stream;
-
-    WallClock(DeviceStream stream) {
-      this.stream = stream;
-    }
-
-    @Override
-    public double time(Runnable op) {
-      stream.synchronize();
-      long t = System.nanoTime();
-      op.run();
-      stream.synchronize();
-      return (System.nanoTime() - t) / 1e6;
-    }
-
-    @Override
-    public void close() {}
   }
 
   // ---- Data ----
