@@ -43,6 +43,9 @@ public final class RegexCompiler {
       return automaton(root).toMatcher(source);
     } catch (UnsupportedPatternException e) {
       return new CompiledPattern.Unsupported(e.getMessage());
+    } catch (RuntimeException e) {
+      // A pattern the JDK accepts but this parser trips on is a bug here; the CPU still gives the right answer.
+      return new CompiledPattern.Unsupported("regex could not be translated (" + e + ")");
     }
   }
 
