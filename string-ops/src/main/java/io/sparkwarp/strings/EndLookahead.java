@@ -3,10 +3,10 @@ package io.sparkwarp.strings;
 /**
  * What the end anchors of java.util.regex demand of the rest of the input, as a tiny automaton over the bytes that
  * follow them. {@code $} and {@code \Z} (without MULTILINE or UNIX_LINES): the input ends there, or only a final line
- * terminator follows ({@code \r\n}, {@code \r}, {@code \u0085}, {@code \u2028}, {@code \u2029}, or {@code \n}
- * unless the character before the anchor is {@code \r}, since Java never matches between {@code \r} and {@code
- * \n}). {@code \z}: the input ends there. The regex automaton carries one obligation per anchor it has passed, as a
- * bit mask of these states, and advances it with every byte.
+ * terminator follows ({@code \r\n}, {@code \r}, U+0085, U+2028, U+2029, or {@code \n} unless the character before
+ * the anchor is {@code \r}, since Java never matches between {@code \r} and {@code \n}). {@code \z}: the input ends
+ * there. The regex automaton carries one obligation per anchor it has passed, as a bit mask of these states, and
+ * advances it with every byte.
  */
 final class EndLookahead {
   /** Just after a {@code $} whose preceding character is not {@code \r}. */

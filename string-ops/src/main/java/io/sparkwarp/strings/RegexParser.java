@@ -416,7 +416,7 @@ final class RegexParser {
     return value;
   }
 
-  /** {@code \\uXXXX}, joined with a following {@code \\uXXXX} into one code point when the two form a pair. */
+  /** A UTF-16 unit escape (u and four hex digits), joined with a following one when the two form a surrogate pair. */
   private int utf16Escape() {
     int unit = hex4();
     if (Character.isHighSurrogate((char) unit) && peek() == '\\' && at(pos + 1) == 'u') {

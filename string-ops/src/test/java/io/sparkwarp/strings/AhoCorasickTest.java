@@ -54,7 +54,7 @@ class AhoCorasickTest {
 
   @Test
   void multiByteLiterals() {
-    // \u00E9 and \u00EA share their lead byte, \u20AC and \u2028 two bytes; \uD83D\uDE00 is four bytes.
+    // U+00E9 and U+00EA share their lead byte, U+20AC and U+2028 two bytes; U+1F600 is four bytes.
     assertAgreesWithNaive(List.of("\u00E9t\u00E9", "\u00EA", "\u20AC5", "\uD83D\uDE00"),
         "\u00E9\u00EAt\u20AC5\u2028\uD83D\uDE00\uD83D\uDE01", 5);
   }
