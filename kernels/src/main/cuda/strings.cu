@@ -33,8 +33,6 @@ extern __shared__ uint4 sw_strings_program[];
 namespace {
 
 constexpr int STRINGS_BLOCK = 256;  // io.sparkwarp.kernels.cuda.CudaStringPrimitives.BLOCK
-// Four resident blocks (32 warps) per SM cap the match kernels at 64 registers, which they fit without spilling.
-constexpr int MATCH_MIN_BLOCKS = 4;
 
 // The string column a match reads: the Arrow column and, for the pivoted layouts, the layout.
 struct StringsIn {
@@ -65,15 +63,19 @@ struct PivotedLayout {
 
 struct SelfPivotedLayout {};
 
-// Matcher policies: the program in shared memory and the lane that runs it.
+// Matcher policies: the program in shared memory, the lane that runs it, and the resident blocks per SM the kernels
+// are compiled for: as many as fit without spilling (ptxas: segment kernels spill from 5 blocks = 48 registers on,
+// DFA kernels stay spill-free at 6 = 40), since more warps hide more of the dependent loads' latency.
 struct Segments {
   using Program = SegmentProgram;
   using Lane = SegmentLane;
+  static constexpr int MIN_BLOCKS = 4;
 };
 
 struct Dfa {
   using Program = DfaProgram;
   using Lane = DfaLane;
+  static constexpr int MIN_BLOCKS = 6;
 };
 
 // The block's copy of the program (`bytes` a multiple of 16, the global copy 16-byte aligned).
@@ -183,7 +185,9 @@ extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK)
 // counts[r] = ceil(n / 256) for row r of n bytes: a SELF_PIVOTED row's pieces per segment.
 extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK)
     sw_strings_segment_pieces(const int32_t* offsets, int64_t rows, int32_t* counts) {
-  for_each_index(rows, [&](int64_t r) { counts[r] = (offsets[r + 1] - offsets[r] + PIVOT_ROW_BYTES - 1) / PIVOT_ROW_BYTES; });
+  for_each_index(rows, [&](int64_t r) {
+    counts[r] = (offsets[r + 1] - offsets[r] + PIVOT_ROW_BYTES - 1) / PIVOT_ROW_BYTES;
+  });
 }
 
 // starts[i] = 256 pieces[i] for i in [0, count]: scanned piece counts to byte offsets (each piece index stands for
@@ -226,8 +230,9 @@ extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK)
     for (int32_t q = 0; q < pieces; q++) {
       const int64_t at = segment + static_cast<int64_t>(q) * PIECE_BYTES;
       const int64_t left = n - at;
+      const int bytes = left < 8 ? static_cast<int>(left) : 8;
       dst[static_cast<int64_t>(q) * 32] =
-          left > 0 ? src.piece(static_cast<int32_t>(at >> 3)) & piece_byte_mask(0, left < 8 ? static_cast<int>(left) : 8) : 0;
+          left > 0 ? src.piece(static_cast<int32_t>(at >> 3)) & piece_byte_mask(0, bytes) : 0;
     }
   });
 }
@@ -238,7 +243,7 @@ extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK)
 // multiple of 16, launched with that much dynamic shared memory), the refill chunk, the output bits (zeroed) and the
 // counters (zeroed).
 #define SW_MATCH_ENTRY(name, Layout, Matcher, refill)                                                              \
-  extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK, MATCH_MIN_BLOCKS)                                     \
+  extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK, Matcher::MIN_BLOCKS)                                    \
       name(const uint32_t* validity, const int32_t* offsets, const uint8_t* data, const int64_t* starts,            \
            const uint8_t* pivoted, int64_t rows, const uint8_t* program, int32_t program_bytes, int32_t chunk,      \
            uint32_t* bits, unsigned long long* counters) {                                                          \

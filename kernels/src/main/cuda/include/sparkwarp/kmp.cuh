@@ -80,13 +80,13 @@ struct SegmentProgram {
     return ((piece ^ expected) & piece_byte_mask(lo, hi)) == 0;
   }
 
-  // KMP over bytes [lo, hi) of a piece, for the segment at `base` of length m with j of its bytes matched so far
-  // (updated). Sitaridi's KMP_hybrid inner loop: the byte advances on a match or at j = 0, otherwise j falls back
-  // along the failure table, so lanes diverge only within a piece and meet again at piece boundaries. Returns the
-  // index in the piece just past the first full occurrence, or -1 when the bytes run out first.
+  // KMP over bytes [lo, hi) of a piece (lo < hi), for the segment at `base` of length m with j of its bytes matched
+  // so far (updated). Sitaridi's KMP_hybrid inner loop: the byte advances on a match or at j = 0, otherwise j falls
+  // back along the failure table, so lanes diverge only within a piece and meet again at piece boundaries. Returns
+  // the index in the piece just past the first full occurrence, or -1 when the bytes run out first.
   __device__ __forceinline__ int scan_piece(int32_t base, int32_t m, uint64_t piece, int lo, int hi,
                                             int32_t& j) const {
-    uint64_t t = piece >> (8 * lo);  // lo < hi <= 8
+    uint64_t t = piece >> (8 * lo);
     int k = lo;
     while (k < hi) {
       const bool hit = pattern[base + j] == static_cast<uint8_t>(t);
@@ -147,7 +147,7 @@ struct SegmentLane {
     }
     if (stop - pos < p.rest[seg] - j) return true;  // too few bytes left for the rest
     int at = lo;
-    while ((at = p.scan_piece(base, m, piece, at, hi, j)) >= 0) {
+    while (at < hi && (at = p.scan_piece(base, m, piece, at, hi, j)) >= 0) {
       if (++seg == p.segment_count) {
         accepted = true;
         return true;

@@ -28,10 +28,11 @@ import org.apache.arrow.memory.util.MemoryUtil;
  *
  * <p>For each column: the build time of both pivoted layouts and their size, then every matcher over every layout,
  * with and without Lane Refill (short strings: 'furiously%', '%special%', '%special%requests%', and '%requests%' as a
- * 9-state DFA; long strings: phrases instead of words, which would be everywhere): time, GB/s of the column's string bytes, lane utilisation (active lanes / 32 x warp iterations) and the
- * share of rows selected. Times are medians of {@value #REPEAT} runs after one warm-up, measured with CUDA events
- * around the whole primitive call (program upload, output allocation and zeroing, launch, the counter read-back it
- * synchronises on). Each configuration's answers for 20 000 random rows are checked against the matcher.
+ * 9-state DFA; long strings: phrases instead of words, which would be everywhere): time, GB/s of the column's
+ * string bytes, lane utilisation (active lanes / 32 x warp iterations) and the share of rows selected. Times are
+ * medians of {@value #REPEAT} runs after one warm-up, measured with CUDA events around the whole primitive call
+ * (program upload, output allocation and zeroing, launch, the counter read-back it synchronises on). Each
+ * configuration's answers for 20 000 random rows are checked against the matcher.
  *
  * <p>Run: {@code run.sh main io.sparkwarp.kernels.strings.StringMatchMicrobenchmark [scale=1.0] [--host]}; scale
  * multiplies the row counts (0.01 for a quick run); {@code --host} runs the Java reference backend with wall-clock

@@ -26,8 +26,8 @@ import org.apache.arrow.vector.VarCharVector;
  */
 public final class StringTesting {
   /** Words the columns are salted with and the segment matchers are made of. */
-  static final String[] WORDS = {"a", "ab", "ba", "abc", "aab", "aaab", "abab", "aaaaaaab", "ü", "日本", "😀b", "green",
-      "special", "requests", "a pattern longer than eight bytes", "x"};
+  static final String[] WORDS = {"a", "ab", "ba", "abc", "aab", "aaab", "abab", "aaaaaaab", "ü", "日本", "😀b",
+      "green", "special", "requests", "a pattern longer than eight bytes", "x"};
 
   private StringTesting() {}
 
