@@ -5,3 +5,4 @@
 #include "join.cu"
 #include "scan.cu"
 #include "select.cu"
+#include "strings.cu"

@@ -6,6 +6,7 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import io.sparkwarp.kernels.strings.StringPrimitives;
 
 /**
  * Everything above the kernels talks to a device through this: memory, streams, copies and the kernel-level
@@ -55,6 +56,9 @@ public interface Backend extends AutoCloseable {
 
   /** Hash join builds, chunked probes and payload gathers. */
   JoinPrimitives joins();
+
+  /** String predicates: pivoted layouts and compiled matchers. */
+  StringPrimitives strings();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

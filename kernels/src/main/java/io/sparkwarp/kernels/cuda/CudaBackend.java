@@ -12,6 +12,7 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jcuda.driver.JCudaDriver;
@@ -26,6 +27,7 @@ public final class CudaBackend implements Backend {
   private final BatchPrimitives batchPrimitives;
   private final ExpressionPrimitives expressions;
   private final JoinPrimitives joins;
+  private final StringPrimitives strings;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -40,6 +42,7 @@ public final class CudaBackend implements Backend {
     this.batchPrimitives = new CudaBatchPrimitives(module);
     this.expressions = new CudaExpressionPrimitives(this, module);
     this.joins = new SharedJoinPrimitives(this, new CudaJoinKernels(this, module));
+    this.strings = new CudaStringPrimitives(this, module);
   }
 
   /**
@@ -160,6 +163,11 @@ public final class CudaBackend implements Backend {
   @Override
   public JoinPrimitives joins() {
     return joins;
+  }
+
+  @Override
+  public StringPrimitives strings() {
+    return strings;
   }
 
   @Override

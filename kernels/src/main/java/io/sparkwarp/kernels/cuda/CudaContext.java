@@ -36,6 +36,13 @@ public final class CudaContext implements AutoCloseable {
     return where;
   }
 
+  /** A {@code CUdevice_attribute} of the device. */
+  public int deviceAttribute(int attribute) {
+    int[] value = new int[1];
+    check(JCudaDriver.cuDeviceGetAttribute(value, attribute, handle), "cuDeviceGetAttribute");
+    return value[0];
+  }
+
   /** Makes this context current on the calling thread. */
   public void makeCurrent() {
     if (CURRENT.get() != this) {

@@ -1,6 +1,7 @@
 package io.sparkwarp.kernels.cuda;
 
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.JCudaDriver;
 
 /** One {@code extern "C"} entry point of the fatbin, launched on a stream. */
@@ -11,6 +12,11 @@ public final class CudaKernel {
   private final CudaContext context;
   private final CUfunction function;
   private final String name;
+  /** Dynamic shared memory this kernel's launches may use: 48 KiB unless raised by {@link #allowSharedMemory}. */
+  private int sharedLimit = DEFAULT_SHARED_LIMIT;
+
+  /** Dynamic shared memory a launch may use without opting in. */
+  private static final int DEFAULT_SHARED_LIMIT = 48 * 1024;
 
   CudaKernel(CudaContext context, CUfunction function, String name) {
     this.context = context;
@@ -27,6 +33,29 @@ public final class CudaKernel {
     context.makeCurrent();
     context.check(JCudaDriver.cuLaunchKernel(function, blocks, 1, 1, threadsPerBlock, 1, 1, sharedBytes,
         stream.handle(), args.toKernelParams(), null), "cuLaunchKernel(" + name + ")");
+  }
+
+  /**
+   * Lets launches use {@code bytes} of dynamic shared memory (above 48 KiB the kernel must opt in).
+   *
+   * @throws CudaException when the device cannot give a block that much
+   */
+  public synchronized void allowSharedMemory(int bytes) {
+    if (bytes <= sharedLimit) return;
+    context.makeCurrent();
+    context.check(JCudaDriver.cuFuncSetAttribute(function,
+        CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
+        "cuFuncSetAttribute(" + name + ", " + bytes + " bytes of shared memory)");
+    sharedLimit = bytes;
+  }
+
+  /** Blocks of {@code threadsPerBlock} threads and {@code sharedBytes} of dynamic shared memory one SM runs at once. */
+  public int residentBlocksPerSm(int threadsPerBlock, int sharedBytes) {
+    int[] blocks = new int[1];
+    context.makeCurrent();
+    context.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, threadsPerBlock,
+        sharedBytes), "cuOccupancyMaxActiveBlocksPerMultiprocessor(" + name + ")");
+    return blocks[0];
   }
 
   /**

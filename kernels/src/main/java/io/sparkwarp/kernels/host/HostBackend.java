@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -25,6 +26,7 @@ public final class HostBackend implements Backend {
   private final BatchPrimitives batchPrimitives = new HostBatchPrimitives();
   private final ExpressionPrimitives expressions = new HostExpressionPrimitives(this);
   private final JoinPrimitives joins = new SharedJoinPrimitives(this, new HostJoinKernels(this));
+  private final StringPrimitives strings = new HostStringPrimitives(this);
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -97,6 +99,11 @@ public final class HostBackend implements Backend {
   @Override
   public JoinPrimitives joins() {
     return joins;
+  }
+
+  @Override
+  public StringPrimitives strings() {
+    return strings;
   }
 
   @Override

@@ -19,10 +19,12 @@ public interface StringPrimitives {
    * Whether each row of {@code strings} matches {@code matcher}: a BOOLEAN column of the same row count, null
    * exactly where the string is null. Reads the plain column when {@code pivoted} is null, else {@code pivoted}
    * (which must have been built from {@code strings}). With {@code refill} a lane whose string is decided takes
-   * the next undecided row of its warp's range (Lane Refill), otherwise it idles until the warp's rows are done.
-   * Synchronises the stream to read back the lane counters.
+   * the next undecided row of its warp's range (Lane Refill), otherwise it idles until the warp's rows are done;
+   * SELF_PIVOTED runs a warp per row, where refill means that a warp whose row is decided takes the next row from
+   * a shared queue instead of a fixed share. Synchronises the stream to read back the lane counters.
    *
-   * @throws IllegalArgumentException for a DfaMatcher over SELF_PIVOTED strings, or a fixed-width column
+   * @throws IllegalArgumentException for a DfaMatcher over SELF_PIVOTED strings, a fixed-width column, or (CUDA) a
+   *     SegmentMatcher whose tables (5 bytes per segment byte, plus the anchors) exceed a block's shared memory
    */
   MatchResult match(DeviceColumn strings, PivotedStrings pivoted, StringMatcher matcher, boolean refill,
       DeviceStream stream);

@@ -1,0 +1,162 @@
+package io.sparkwarp.kernels.cuda;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.HostBlock;
+import io.sparkwarp.kernels.strings.DfaMatcher;
+import io.sparkwarp.kernels.strings.MatchResult;
+import io.sparkwarp.kernels.strings.PivotedStrings;
+import io.sparkwarp.kernels.strings.StringArguments;
+import io.sparkwarp.kernels.strings.StringLayout;
+import io.sparkwarp.kernels.strings.StringMatcher;
+import io.sparkwarp.kernels.strings.StringPrimitives;
+import java.util.Locale;
+import jcuda.driver.CUdevice_attribute;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * {@link StringPrimitives} as launches of {@code strings.cu}, with the piece-count scan of {@code scan.cu}.
+ *
+ * <p>pivot: the pieces of each 32-row group (PIVOTED) or of each row's segments (SELF_PIVOTED), their exclusive scan
+ * (piece counts fit an int32 because each is at most its strings' bytes), the starts (piece offsets times 256, as
+ * int64: padding can take the data past 2^31 bytes), one read-back of the total to size the data, and one kernel
+ * writing every byte of it, padding included.
+ *
+ * <p>match: the matcher program staged in pinned memory and uploaded on the stream, the output's validity copied
+ * from the input and its values zeroed, one launch, and one read-back of the lane counters, the only
+ * synchronisation. Launch shape: 256-thread blocks, as many as the work needs up to one resident wave (the occupancy
+ * the kernel's registers and the program's shared memory allow): every kernel loops over its work, so a block copies
+ * the program into shared memory once. Refill kernels take rows from a grid-wide queue in chunks sized for about four
+ * per resident warp, which balances warps with few queue atomics.
+ */
+final class CudaStringPrimitives implements StringPrimitives {
+  /** Threads per block of the match kernels (STRINGS_BLOCK in strings.cu). */
+  static final int BLOCK = 256;
+  private static final int WARPS_PER_BLOCK = BLOCK / 32;
+  /** Active lanes, warp iterations and the refill queue's cursor: the kernels' counters. */
+  private static final int COUNTER_BYTES = 24;
+  private static final int CHUNKS_PER_WARP = 4;
+
+  private final CudaBackend backend;
+  private final CudaModule module;
+  private final CudaScan scan;
+  private final CudaKernel groupPieces;
+  private final CudaKernel segmentPieces;
+  private final CudaKernel pieceStarts;
+  private final CudaKernel pivot;
+  private final CudaKernel selfPivot;
+  private final int maxSharedBytes;
+
+  CudaStringPrimitives(CudaBackend backend, CudaModule module) {
+    this.backend = backend;
+    this.module = module;
+    this.scan = new CudaScan(backend, module);
+    groupPieces = module.kernel("sw_strings_group_pieces");
+    segmentPieces = module.kernel("sw_strings_segment_pieces");
+    pieceStarts = module.kernel("sw_strings_piece_starts");
+    pivot = module.kernel("sw_strings_pivot");
+    selfPivot = module.kernel("sw_strings_self_pivot");
+    maxSharedBytes = backend.context().deviceAttribute(
+        CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  }
+
+  @Override
+  public PivotedStrings pivot(DeviceColumn strings, StringLayout layout, DeviceStream stream) {
+    StringArguments.checkPivot(strings, layout);
+    int rows = strings.rowCount();
+    boolean grouped = layout == StringLayout.PIVOTED;
+    long units = grouped ? (rows + 31) / 32 : rows;  // what has a start: groups or rows
+    CudaStream s = CudaStream.of(stream);
+    DeviceBuffer starts = null;
+    DeviceBuffer data = null;
+    try (DeviceBuffer pieces = backend.allocate(4 * (units + 1), stream);
+        HostBlock total = backend.transferMemory().pool().allocate(8)) {
+      try {
+        KernelArgs countArgs = new KernelArgs().pointer(strings.offsets()).i64(rows).pointer(pieces);
+        if (grouped && units > 0) groupPieces.launchGridStride(32 * units, s, countArgs);
+        if (!grouped && units > 0) segmentPieces.launchGridStride(units, s, countArgs);
+        scan.exclusiveSum(pieces, units, stream);
+        starts = backend.allocate(8 * (units + 1), stream);
+        pieceStarts.launchGridStride(units + 1, s, new KernelArgs().pointer(pieces).i64(units).pointer(starts));
+        backend.copyDeviceToHost(pieces, 4 * units, total.address(), 4, stream);
+      } finally {
+        stream.synchronize();  // the total is read next, and the pinned block must be idle before it is reused
+      }
+      long dataBytes = 256L * MemoryUtil.getInt(total.address());
+      data = backend.allocate(dataBytes, stream);
+      if (dataBytes > 0) {
+        (grouped ? pivot : selfPivot).launchGridStride(32 * units, s, new KernelArgs().pointer(strings.offsets())
+            .pointer(strings.data()).i64(rows).pointer(starts).pointer(data));
+      }
+      return new PivotedStrings(layout, rows, starts, data, dataBytes);
+    } catch (RuntimeException e) {
+      if (starts != null) starts.close();
+      if (data != null) data.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public MatchResult match(DeviceColumn strings, PivotedStrings pivoted, StringMatcher matcher, boolean refill,
+      DeviceStream stream) {
+    StringArguments.checkMatch(strings, pivoted, matcher);
+    StringLayout layout = pivoted == null ? StringLayout.PLAIN : pivoted.layout();
+    byte[] program = MatcherProgram.encode(matcher);
+    if (program.length > maxSharedBytes) {
+      throw new IllegalArgumentException(matcher.describe() + " needs " + program.length + " bytes of tables in "
+          + "shared memory, more than the " + maxSharedBytes + " a block gets on " + backend.description());
+    }
+    int rows = strings.rowCount();
+    long bitmapBytes = (rows + 7) / 8;
+    DeviceColumn out = DeviceColumn.allocate(backend, DeviceType.BOOLEAN, rows, 0, stream);
+    try (HostBlock host = backend.transferMemory().pool().allocate(program.length + COUNTER_BYTES);
+        DeviceBuffer programBuffer = backend.allocate(program.length, stream);
+        DeviceBuffer counters = backend.allocate(COUNTER_BYTES, stream)) {
+      long readBack = host.address() + program.length;
+      try {
+        backend.copyDeviceToDevice(strings.validity(), 0, out.validity(), 0, bitmapBytes, stream);
+        backend.fill(out.data(), 0, bitmapBytes, (byte) 0, stream);
+        backend.fill(counters, 0, COUNTER_BYTES, (byte) 0, stream);
+        MemoryUtil.copyToMemory(program, 0, host.address(), program.length);
+        backend.copyHostToDevice(host.address(), programBuffer, 0, program.length, stream);
+        if (rows > 0) {
+          launch(kernel(layout, matcher, refill), strings, pivoted, programBuffer, program.length, out, counters,
+              stream);
+        }
+        backend.copyDeviceToHost(counters, 0, readBack, 16, stream);
+      } finally {
+        stream.synchronize();  // the pinned block must be idle before it is reused
+      }
+      return new MatchResult(out, layout, refill, MemoryUtil.getLong(readBack), MemoryUtil.getLong(readBack + 8));
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  private CudaKernel kernel(StringLayout layout, StringMatcher matcher, boolean refill) {
+    return module.kernel("sw_strings_match_" + layout.name().toLowerCase(Locale.ROOT)
+        + (matcher instanceof DfaMatcher ? "_dfa" : "_segments") + (refill ? "_refill" : ""));
+  }
+
+  private void launch(CudaKernel kernel, DeviceColumn strings, PivotedStrings pivoted, DeviceBuffer program,
+      int programBytes, DeviceColumn out, DeviceBuffer counters, DeviceStream stream) {
+    kernel.allowSharedMemory(programBytes);
+    int rows = strings.rowCount();
+    boolean warpPerRow = pivoted != null && pivoted.layout() == StringLayout.SELF_PIVOTED;
+    long residentBlocks = (long) Math.max(1, kernel.residentBlocksPerSm(BLOCK, programBytes))
+        * backend.context().device().multiprocessors();
+    long warpsOfWork = warpPerRow ? rows : (rows + 31) / 32;
+    int blocks = (int) Math.max(1, Math.min(residentBlocks, (warpsOfWork + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK));
+    long perWarp = rows / (CHUNKS_PER_WARP * residentBlocks * WARPS_PER_BLOCK);
+    int chunk = warpPerRow ? (int) Math.max(1, Math.min(8, perWarp))
+        : (int) Math.max(32, Math.min(1024, (perWarp + 31) / 32 * 32));
+    kernel.launch(blocks, BLOCK, programBytes, CudaStream.of(stream), new KernelArgs()
+        .pointer(strings.validity()).pointer(strings.offsets()).pointer(strings.data())
+        .address(pivoted == null ? 0 : pivoted.starts().address())
+        .address(pivoted == null ? 0 : pivoted.data().address())
+        .i64(rows).pointer(program).i32(programBytes).i32(chunk).pointer(out.data()).pointer(counters));
+  }
+}
