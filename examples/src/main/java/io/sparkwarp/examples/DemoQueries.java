@@ -34,7 +34,7 @@ public final class DemoQueries {
       FROM lineitem, part
       WHERE l_partkey = p_partkey AND l_shipdate >= DATE '1995-09-01' AND l_shipdate < DATE '1995-10-01'""");
 
-  /** TPC-H Q9: six tables joined; the part name LIKE stays on the CPU until the string predicates land. */
+  /** TPC-H Q9: six tables joined, parts chosen by a {@code %green%} LIKE on their names. */
   public static final DemoQuery Q9 = new DemoQuery("Q9 product type profit", """
       SELECT nation, o_year, sum(amount) AS sum_profit
       FROM (SELECT n_name AS nation, year(o_orderdate) AS o_year,
@@ -74,7 +74,49 @@ public final class DemoQueries {
       GROUP BY l_shipmode
       ORDER BY l_shipmode""");
 
-  public static final List<DemoQuery> ALL = List.of(Q6, Q3, Q9, Q14, Q18, LATE_ORDERS, SHIP_MODES);
+  /** TPC-H Q13: customers by order count; orders with '%special%requests%' comments do not count. */
+  public static final DemoQuery Q13 = new DemoQuery("Q13 customer distribution", """
+      SELECT c_count, count(*) AS custdist
+      FROM (SELECT c_custkey, count(o_orderkey) AS c_count
+            FROM customer LEFT OUTER JOIN orders
+              ON c_custkey = o_custkey AND o_comment NOT LIKE '%special%requests%'
+            GROUP BY c_custkey) AS c_orders
+      GROUP BY c_count
+      ORDER BY custdist DESC, c_count DESC""");
+
+  /** TPC-H Q16: parts by supplier count, without 'MEDIUM POLISHED%' types or complained-about suppliers. */
+  public static final DemoQuery Q16 = new DemoQuery("Q16 parts/supplier relationship", """
+      SELECT p_brand, p_type, p_size, count(DISTINCT ps_suppkey) AS supplier_cnt
+      FROM partsupp, part
+      WHERE p_partkey = ps_partkey AND p_brand <> 'Brand#45' AND p_type NOT LIKE 'MEDIUM POLISHED%'
+        AND p_size IN (49, 14, 23, 45, 19, 3, 36, 9)
+        AND ps_suppkey NOT IN (SELECT s_suppkey FROM supplier WHERE s_comment LIKE '%Customer%Complaints%')
+      GROUP BY p_brand, p_type, p_size
+      ORDER BY supplier_cnt DESC, p_brand, p_type, p_size""");
+
+  /** TPC-H Q20: Canadian suppliers with excess stock of 'forest%' parts. */
+  public static final DemoQuery Q20 = new DemoQuery("Q20 potential part promotion", """
+      SELECT s_name, s_address
+      FROM supplier, nation
+      WHERE s_suppkey IN (
+          SELECT ps_suppkey FROM partsupp
+          WHERE ps_partkey IN (SELECT p_partkey FROM part WHERE p_name LIKE 'forest%')
+            AND ps_availqty > (SELECT 0.5 * sum(l_quantity) FROM lineitem
+                               WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey
+                                 AND l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'))
+        AND s_nationkey = n_nationkey AND n_name = 'CANADA'
+      ORDER BY s_name""");
+
+  /** A regular expression over lineitem's comments: Java's find() semantics, on the GPU as an automaton. */
+  public static final DemoQuery COMMENT_REGEX = new DemoQuery("lineitem RLIKE filter", """
+      SELECT l_shipmode, count(*) AS lines, sum(l_quantity) AS quantity
+      FROM lineitem
+      WHERE l_comment RLIKE '(furious|sly|careful)ly (final|ironic) (deposits|packages)'
+      GROUP BY l_shipmode
+      ORDER BY l_shipmode""");
+
+  public static final List<DemoQuery> ALL = List.of(Q6, Q3, Q9, Q14, Q18, LATE_ORDERS, SHIP_MODES, Q13, Q16, Q20,
+      COMMENT_REGEX);
 
   private DemoQueries() {}
 }

@@ -7,6 +7,7 @@ import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.plugin.rewrite.ExplainMode;
 import io.sparkwarp.plugin.rewrite.Overrides;
+import io.sparkwarp.strings.LayoutMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,6 +45,14 @@ public final class WarpConf {
       STATIC, "Device memory an executor's queries may hold at once; 0 means 90% of the GPU's memory.");
   public static final ConfEntry<Long> PINNED_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.pinnedLimit", 0,
       STATIC, "Pinned host memory an executor keeps for transfers; 0 means no limit.");
+
+  public static final ConfEntry<LayoutMode> STRING_LAYOUT = ConfEntry.oneOf(PREFIX + "strings.layout",
+      LayoutMode.class, LayoutMode.AUTO, SESSION,
+      "The layout string predicates read a batch's strings in: AUTO picks per batch from the average string length "
+          + "(docs/PERFORMANCE.md, String layouts); PLAIN (Arrow's own), PIVOTED (32 strings interleaved in 8-byte "
+          + "pieces) and SELF_PIVOTED (a long string split over a warp) force one, for measurement.");
+  public static final ConfEntry<Boolean> STRING_REFILL = ConfEntry.bool(PREFIX + "strings.refill", true, SESSION,
+      "Whether a lane whose string is decided takes the next row of its warp (Lane Refill) in string predicates.");
 
   private static final List<ConfEntry<?>> ENTRIES = buildEntries();
 
@@ -101,7 +110,7 @@ public final class WarpConf {
 
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS, BATCH_ROWS,
-        BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT));
+        BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT, STRING_REFILL));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

@@ -2,7 +2,6 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
-import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.plugin.expr.CompiledExpressions;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.Iterator;
@@ -15,13 +14,13 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * The partition function of GPU filter and project: compiles the expressions once per partition on the executor
  * (the program is small and compiling is cheap, so no program needs to be serialised), then maps each device batch
- * through one kernel launch, closing its input. Empty results are dropped; ANSI errors raised by a row become the
+ * through its string predicates and one program launch, closing its input. Empty results are dropped; ANSI errors raised by a row become the
  * exception Spark itself throws.
  */
 final class ExpressionBatchFunction implements Partitions.BatchFunction<ColumnarBatch> {
-  /** Applies a compiled program to one device batch; the result is a new batch the caller owns. */
+  /** Applies compiled expressions to one device batch; the result is a new batch the caller owns. */
   interface Step extends java.io.Serializable {
-    DeviceBatch apply(TaskGpu gpu, ExprProgram program, DeviceBatch input);
+    DeviceBatch apply(TaskGpu gpu, CompiledExpressions compiled, DeviceBatch input);
   }
 
   /** Compiles the operator's expressions; a serialisable recipe, run on the executor. */
@@ -73,7 +72,7 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
       inputRows.add(in.rowCount());
       // both steps read back their error record (and a filter its row count), so they return synchronised and the
       // time below is the kernels' own
-      result = step.apply(gpu, compiled.program(), in);
+      result = step.apply(gpu, compiled, in);
     } catch (ExpressionErrorException e) {
       throw compiled.toSparkException(e);  // Spark's own exception, with the failing expression's query context
     }

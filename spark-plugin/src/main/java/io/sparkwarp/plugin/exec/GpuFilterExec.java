@@ -2,6 +2,7 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
+import io.sparkwarp.strings.MatchOptions;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -15,12 +16,14 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
   private final Expression condition;
   private final boolean ansi;
   private final String timeZone;
+  private final MatchOptions strings;
 
-  public GpuFilterExec(Expression condition, SparkPlan child, boolean ansi, String timeZone) {
-    super(child, GpuMetrics.operator(child.sparkContext()));
+  public GpuFilterExec(Expression condition, SparkPlan child, boolean ansi, String timeZone, MatchOptions strings) {
+    super(child, GpuMetrics.expression(child.sparkContext()));
     this.condition = condition;
     this.ansi = ansi;
     this.timeZone = timeZone;
+    this.strings = strings;
   }
 
   public Expression condition() {
@@ -33,19 +36,20 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
     List<Attribute> input = new java.util.ArrayList<>(CollectionConverters.asJava(child.output()));
     boolean ansiMode = ansi;
     String tz = timeZone;
+    StringMatching matching = StringMatching.of(this, strings);
     return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
         () -> ExpressionCompiler.compilePredicate(cond, input, new ExpressionSettings(ansiMode, tz, f -> true)),
-        (gpu, program, batch) -> gpu.backend().expressions().filter(program, batch, gpu.stream()),
+        (gpu, compiled, batch) -> CompiledEvaluation.filter(gpu, compiled, batch, matching),
         input, this));
   }
 
   @Override
   public UnaryExec withChild(SparkPlan newChild) {
-    return new GpuFilterExec(condition, newChild, ansi, timeZone);
+    return new GpuFilterExec(condition, newChild, ansi, timeZone, strings);
   }
 
   @Override
   protected Object[] constructorArgs() {
-    return new Object[] {condition, child, ansi, timeZone};
+    return new Object[] {condition, child, ansi, timeZone, strings};
   }
 }

@@ -20,6 +20,10 @@ public final class GpuMetrics {
   public static final String PUSH_DOWN_PROBES = "pushDownProbes";
   public static final String REFILL_PROBES = "refillProbes";
   public static final String LANE_UTILISATION = "laneUtilisation";
+  public static final String PLAIN_STRING_MATCHES = "plainStringMatches";
+  public static final String PIVOTED_STRING_MATCHES = "pivotedStringMatches";
+  public static final String SELF_PIVOTED_STRING_MATCHES = "selfPivotedStringMatches";
+  public static final String STRING_LANE_UTILISATION = "stringLaneUtilisation";
 
   private GpuMetrics() {}
 
@@ -49,6 +53,18 @@ public final class GpuMetrics {
     m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
     m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));
     m.put(LANE_UTILISATION, SQLMetrics.createAverageMetric(sc, "lane utilisation (% of 32 lanes)"));
+    return m;
+  }
+
+  /** The operator metrics plus what its string predicates did: the layouts read and the lane utilisation. */
+  static Map<String, SQLMetric> expression(SparkContext sc) {
+    Map<String, SQLMetric> m = operator(sc);
+    m.put(PLAIN_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on plain strings (batches)"));
+    m.put(PIVOTED_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on pivoted strings (batches)"));
+    m.put(SELF_PIVOTED_STRING_MATCHES,
+        SQLMetrics.createMetric(sc, "string predicates on self-pivoted strings (batches)"));
+    m.put(STRING_LANE_UTILISATION,
+        SQLMetrics.createAverageMetric(sc, "string matching lane utilisation (% of 32 lanes)"));
     return m;
   }
 

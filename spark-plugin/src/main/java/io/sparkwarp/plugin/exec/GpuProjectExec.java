@@ -1,8 +1,8 @@
 package io.sparkwarp.plugin.exec;
 
-import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
+import io.sparkwarp.strings.MatchOptions;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -21,12 +21,15 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
   private final Seq<NamedExpression> projectList;
   private final boolean ansi;
   private final String timeZone;
+  private final MatchOptions strings;
 
-  public GpuProjectExec(Seq<NamedExpression> projectList, SparkPlan child, boolean ansi, String timeZone) {
-    super(child, GpuMetrics.operator(child.sparkContext()));
+  public GpuProjectExec(Seq<NamedExpression> projectList, SparkPlan child, boolean ansi, String timeZone,
+      MatchOptions strings) {
+    super(child, GpuMetrics.expression(child.sparkContext()));
     this.projectList = projectList;
     this.ansi = ansi;
     this.timeZone = timeZone;
+    this.strings = strings;
   }
 
   public Seq<NamedExpression> projectList() {
@@ -59,20 +62,20 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
     List<Attribute> input = new java.util.ArrayList<>(CollectionConverters.asJava(child.output()));
     boolean ansiMode = ansi;
     String tz = timeZone;
+    StringMatching matching = StringMatching.of(this, strings);
     return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
         () -> ExpressionCompiler.compileProjection(exprs, input, new ExpressionSettings(ansiMode, tz, f -> true)),
-        (gpu, program, batch) -> new DeviceBatch(gpu.backend().expressions().project(program, batch, gpu.stream()),
-            batch.rowCount()),
+        (gpu, compiled, batch) -> CompiledEvaluation.project(gpu, compiled, batch, matching),
         new java.util.ArrayList<>(CollectionConverters.asJava(output())), this));
   }
 
   @Override
   public UnaryExec withChild(SparkPlan newChild) {
-    return new GpuProjectExec(projectList, newChild, ansi, timeZone);
+    return new GpuProjectExec(projectList, newChild, ansi, timeZone, strings);
   }
 
   @Override
   protected Object[] constructorArgs() {
-    return new Object[] {projectList, child, ansi, timeZone};
+    return new Object[] {projectList, child, ansi, timeZone, strings};
   }
 }

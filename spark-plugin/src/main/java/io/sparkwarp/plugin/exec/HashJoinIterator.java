@@ -98,7 +98,7 @@ final class HashJoinIterator extends LazyBatchIterator {
   private DeviceBatch filtered(DeviceBatch batch) {
     if (residual == null) return batch;
     try (batch) {
-      return gpu.backend().expressions().filter(residual.program(), batch, gpu.stream());
+      return CompiledEvaluation.filter(gpu, residual, batch, StringMatching.unreported());
     } catch (ExpressionErrorException e) {
       throw residual.toSparkException(e);
     }

@@ -2,6 +2,7 @@ package io.sparkwarp.plugin.expr;
 
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
+import io.sparkwarp.strings.ColumnMatch;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.QueryContext;
@@ -9,17 +10,21 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.SupportQueryContext;
 
 /**
- * The result of compiling Spark expressions: a program when every expression can run on the GPU, otherwise every
- * reason why not (lowercase facts, for explain output and fallback).
+ * The result of compiling Spark expressions: a program (with the string predicates it reads) when every expression
+ * can run on the GPU, otherwise every reason why not (lowercase facts, for explain output and fallback).
  */
 public final class CompiledExpressions {
   private final ExprProgram program;
+  /** The string predicates run before the program; match i is the program's input column (batch columns + i). */
+  private final List<ColumnMatch> stringMatches;
   private final List<String> reasons;
   /** The Spark expression behind each instruction that can raise an error, by instruction index. */
   private final Map<Integer, Expression> errorSites;
 
-  CompiledExpressions(ExprProgram program, List<String> reasons, Map<Integer, Expression> errorSites) {
+  CompiledExpressions(ExprProgram program, List<ColumnMatch> stringMatches, List<String> reasons,
+      Map<Integer, Expression> errorSites) {
     this.program = program;
+    this.stringMatches = List.copyOf(stringMatches);
     this.reasons = List.copyOf(reasons);
     this.errorSites = Map.copyOf(errorSites);
   }
@@ -37,6 +42,14 @@ public final class CompiledExpressions {
   public ExprProgram program() {
     if (!supported()) throw new IllegalStateException("expressions not supported on the GPU: " + reasons);
     return program;
+  }
+
+  /**
+   * The string predicates to evaluate over a batch before the program runs: their BOOLEAN columns, in this order,
+   * follow the batch's own columns in the program's input.
+   */
+  public List<ColumnMatch> stringMatches() {
+    return stringMatches;
   }
 
   /**

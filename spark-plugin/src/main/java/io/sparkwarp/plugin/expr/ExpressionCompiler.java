@@ -6,7 +6,10 @@ import io.sparkwarp.kernels.expr.Comparison;
 import io.sparkwarp.kernels.expr.EvalMode;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.Opcode;
+import io.sparkwarp.kernels.strings.StringMatcher;
 import io.sparkwarp.plugin.types.SparkTypes;
+import io.sparkwarp.strings.ColumnMatch;
+import io.sparkwarp.strings.CompiledPattern;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -25,10 +28,13 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.BinaryArithmetic;
 import org.apache.spark.sql.catalyst.expressions.BinaryComparison;
+import org.apache.spark.sql.catalyst.expressions.BinaryExpression;
 import org.apache.spark.sql.catalyst.expressions.CaseWhen;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Coalesce;
+import org.apache.spark.sql.catalyst.expressions.Contains;
 import org.apache.spark.sql.catalyst.expressions.Divide;
+import org.apache.spark.sql.catalyst.expressions.EndsWith;
 import org.apache.spark.sql.catalyst.expressions.EqualNullSafe;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
@@ -44,12 +50,15 @@ import org.apache.spark.sql.catalyst.expressions.IsNull;
 import org.apache.spark.sql.catalyst.expressions.KnownFloatingPointNormalized;
 import org.apache.spark.sql.catalyst.expressions.LessThan;
 import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.Like;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.Multiply;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.expressions.RLike;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
+import org.apache.spark.sql.catalyst.expressions.StartsWith;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.UnaryPositive;
@@ -70,8 +79,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Supported: attribute references and literals of every device type; comparisons {@code = <=> < <= > >=};
  * {@code AND OR NOT}; {@code IS [NOT] NULL}; {@code IN}/InSet of literals; {@code + - * / div %} and unary minus on
  * integers, floats and decimals of precision up to 18; Cast among boolean, integers, floats and decimals and between
- * dates and timestamps (UTC session); If, CaseWhen, Coalesce. Strings and binaries are compared and tested, and are
- * outputs only as bare column references.
+ * dates and timestamps (UTC session); If, CaseWhen, Coalesce; LIKE, RLIKE, StartsWith, EndsWith and Contains of a
+ * string column and a literal pattern (string matchers run before the program, see {@link PatternCompilation}).
+ * Strings and binaries are compared and tested, and are outputs only as bare column references.
  */
 public final class ExpressionCompiler {
   private ExpressionCompiler() {}
@@ -145,6 +155,7 @@ public final class ExpressionCompiler {
     private final List<DeviceType> inputTypes = new ArrayList<>();
     private final Set<String> reasons = new LinkedHashSet<>();
     private final Map<Integer, Expression> errorSites = new HashMap<>();
+    private final List<ColumnMatch> stringMatches = new ArrayList<>();
 
     Compilation(List<Attribute> input, ExpressionSettings settings) {
       this.settings = settings;
@@ -166,10 +177,26 @@ public final class ExpressionCompiler {
     }
 
     CompiledExpressions finish(List<Consumer<ExprProgram.Builder>> steps) {
-      if (!reasons.isEmpty()) return new CompiledExpressions(null, new ArrayList<>(reasons), Map.of());
-      ExprProgram.Builder b = ExprProgram.builder(inputTypes);
+      if (!reasons.isEmpty()) return new CompiledExpressions(null, List.of(), new ArrayList<>(reasons), Map.of());
+      List<DeviceType> types = new ArrayList<>(inputTypes);
+      stringMatches.forEach(m -> types.add(DeviceType.BOOLEAN));
+      ExprProgram.Builder b = ExprProgram.builder(types);
       steps.forEach(s -> s.accept(b));
-      return new CompiledExpressions(b.build(), List.of(), errorSites);
+      return new CompiledExpressions(b.build(), stringMatches, List.of(), errorSites);
+    }
+
+    /**
+     * The program column holding {@code matcher} over input column {@code column}: a match the string predicates
+     * compute before the program runs (one per distinct column and matcher).
+     */
+    int matchColumn(int column, StringMatcher matcher) {
+      ColumnMatch m = new ColumnMatch(column, matcher);
+      int i = stringMatches.indexOf(m);
+      if (i < 0) {
+        i = stringMatches.size();
+        stringMatches.add(m);
+      }
+      return inputTypes.size() + i;
     }
 
     private DeviceType deviceType(Expression e) {
@@ -222,6 +249,10 @@ public final class ExpressionCompiler {
             Optional.ofNullable(w.elseValue().isDefined() ? w.elseValue().get() : null));
       }
       if (e instanceof Coalesce c) return coalesce(c);
+      if (e instanceof Like || e instanceof RLike || e instanceof StartsWith || e instanceof EndsWith
+          || e instanceof Contains) {
+        return stringPredicate((BinaryExpression) e);
+      }
       return unsupported(e);
     }
 
@@ -295,6 +326,10 @@ public final class ExpressionCompiler {
 
     private Node logic(Expression e, boolean or) {
       if (!enabled("logic")) return null;
+      if (or) {
+        Node fused = fusedOr((Or) e);
+        if (fused != null) return fused;
+      }
       List<Node> nodes = planAll(CollectionConverters.asJava(e.children()));
       if (nodes == null) return null;
       Node l = nodes.get(0);
@@ -366,6 +401,104 @@ public final class ExpressionCompiler {
         v.emit.accept(b);
         b.in(items, hasNull);
       });
+    }
+
+    // ---- String predicates ----
+
+    /**
+     * LIKE, RLIKE, StartsWith, EndsWith or Contains of a string column and a literal pattern: a match column the
+     * string predicates compute (null where the string is null), read by the program.
+     */
+    private Node stringPredicate(BinaryExpression e) {
+      if (!enabled(e instanceof RLike ? "regex" : "like")) return null;
+      Expression subject = unwrap(e.left());
+      Expression pattern = unwrap(e.right());
+      if (!(subject instanceof AttributeReference a)) {
+        reasons.add(e.nodeName() + " [" + e + "] over an expression is not supported on the GPU (only over a column)");
+        return null;
+      }
+      if (!(pattern instanceof Literal literal)) {
+        reasons.add(e.nodeName() + " [" + e + "] with a pattern that is not a literal is not supported on the GPU");
+        return null;
+      }
+      Integer column = column(a);
+      DeviceType type = deviceType(a);
+      if (column == null || type == null) return null;
+      if (literal.value() == null) return new Node(DeviceType.BOOLEAN, false, b -> b.nullLiteral(DeviceType.BOOLEAN));
+      CompiledPattern compiled = PatternCompilation.of(e, literal.value().toString());
+      if (compiled.deviceMatcher().isEmpty()) {
+        reasons.add(e.nodeName() + " [" + e + "]: " + compiled.describe());
+        return null;
+      }
+      int match = matchColumn(column, compiled.deviceMatcher().get());
+      return new Node(DeviceType.BOOLEAN, false, b -> b.column(match));
+    }
+
+    /**
+     * An OR chain holding several LIKE/StartsWith/EndsWith/Contains of literals on one column, as one matcher per
+     * column (Aho-Corasick for literals): the other operands keep their order. Null when nothing fuses, or when an
+     * operand can raise an error (moving the fused matches ahead of it could skip that error where Spark raises it).
+     */
+    private Node fusedOr(Or or) {
+      List<Expression> operands = new ArrayList<>();
+      flattenOr(or, operands);
+      Map<ExprId, List<Expression>> groups = new java.util.LinkedHashMap<>();
+      for (Expression operand : operands) {
+        ExprId column = PatternCompilation.fusableColumn(operand);
+        if (column != null) groups.computeIfAbsent(column, k -> new ArrayList<>()).add(operand);
+      }
+      groups.values().removeIf(group -> group.size() < 2);
+      if (groups.isEmpty() || !enabled("like")) return null;
+      // the other operands first: if one cannot run or can fail, the OR is planned as Spark wrote it
+      Map<Expression, Node> others = new java.util.IdentityHashMap<>();
+      for (Expression operand : operands) {
+        if (groups.containsKey(PatternCompilation.fusableColumn(operand))) continue;
+        Node node = plan(operand);
+        if (node == null || node.canFail) return null;
+        others.put(operand, node);
+      }
+      List<Node> nodes = new ArrayList<>();
+      java.util.Set<ExprId> placed = new java.util.HashSet<>();
+      for (Expression operand : operands) {
+        ExprId column = PatternCompilation.fusableColumn(operand);
+        if (!groups.containsKey(column)) {
+          nodes.add(others.get(operand));
+        } else if (placed.add(column)) {  // the group's matcher sits where its first member was
+          List<Expression> group = groups.get(column);
+          Node fused = fusedMatch(group);
+          if (fused != null) nodes.add(fused);
+          else group.forEach(member -> nodes.add(plan(member)));
+        }
+      }
+      if (nodes.contains(null)) return null;
+      return new Node(DeviceType.BOOLEAN, false, b -> {
+        nodes.get(0).emit.accept(b);
+        for (int i = 1; i < nodes.size(); i++) {
+          nodes.get(i).emit.accept(b);
+          b.or();
+        }
+      });
+    }
+
+    private static void flattenOr(Expression e, List<Expression> out) {
+      e = unwrap(e);
+      if (e instanceof Or or) {
+        flattenOr(or.left(), out);
+        flattenOr(or.right(), out);
+      } else {
+        out.add(e);
+      }
+    }
+
+    /** One match column for the group's patterns on their column, or null when they do not fit one matcher. */
+    private Node fusedMatch(List<Expression> group) {
+      AttributeReference a = (AttributeReference) unwrap(((BinaryExpression) group.get(0)).left());
+      Integer column = column(a);
+      if (column == null || deviceType(a) == null) return null;
+      StringMatcher matcher = PatternCompilation.anyOf(group);
+      if (matcher == null) return null;
+      int match = matchColumn(column, matcher);
+      return new Node(DeviceType.BOOLEAN, false, b -> b.column(match));
     }
 
     // ---- Arithmetic ----

@@ -27,6 +27,6 @@ final class FilterMeta extends ExecMeta {
   @Override
   protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
     return new GpuFilterExec(filter.condition(), gpuChildren.get(0), context.expressions().ansi(),
-        context.expressions().timeZone());
+        context.expressions().timeZone(), context.strings());
   }
 }

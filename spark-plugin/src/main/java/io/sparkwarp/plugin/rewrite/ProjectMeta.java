@@ -28,6 +28,6 @@ final class ProjectMeta extends ExecMeta {
   @Override
   protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
     return new GpuProjectExec(project.projectList(), gpuChildren.get(0), context.expressions().ansi(),
-        context.expressions().timeZone());
+        context.expressions().timeZone(), context.strings());
   }
 }

@@ -1,0 +1,62 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.strings.MatchResult;
+import io.sparkwarp.strings.MatchOptions;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+
+/**
+ * How an operator runs its string predicates (the session's {@link MatchOptions}) and where it reports them: the
+ * layout each predicate read, per batch, and the task's average lane utilisation. One copy per task.
+ */
+final class StringMatching implements Serializable {
+  private final MatchOptions options;
+  private final SQLMetric plain;
+  private final SQLMetric pivoted;
+  private final SQLMetric selfPivoted;
+  private final SQLMetric laneUtilisation;
+  private long activeLanes;
+  private long warpIterations;
+
+  private StringMatching(MatchOptions options, SQLMetric plain, SQLMetric pivoted, SQLMetric selfPivoted,
+      SQLMetric laneUtilisation) {
+    this.options = options;
+    this.plain = plain;
+    this.pivoted = pivoted;
+    this.selfPivoted = selfPivoted;
+    this.laneUtilisation = laneUtilisation;
+  }
+
+  /** For a node with {@link GpuMetrics#expression} metrics. */
+  static StringMatching of(SparkwarpExec node, MatchOptions options) {
+    return new StringMatching(options, node.metric(GpuMetrics.PLAIN_STRING_MATCHES),
+        node.metric(GpuMetrics.PIVOTED_STRING_MATCHES), node.metric(GpuMetrics.SELF_PIVOTED_STRING_MATCHES),
+        node.metric(GpuMetrics.STRING_LANE_UTILISATION));
+  }
+
+  /** Default options, reported nowhere: for programs inside operators without string metrics. */
+  static StringMatching unreported() {
+    return new StringMatching(MatchOptions.DEFAULT, null, null, null, null);
+  }
+
+  MatchOptions options() {
+    return options;
+  }
+
+  /** Adds one batch's predicates. */
+  void record(List<MatchResult> results) {
+    if (plain == null) return;
+    for (MatchResult r : results) {
+      switch (r.layout()) {
+        case PLAIN -> plain.add(1);
+        case PIVOTED -> pivoted.add(1);
+        case SELF_PIVOTED -> selfPivoted.add(1);
+      }
+      activeLanes += r.activeLanes();
+      warpIterations += r.warpIterations();
+    }
+    // an average metric takes one value per task: the running average so far
+    if (warpIterations > 0) laneUtilisation.set(Math.round(100.0 * activeLanes / (32.0 * warpIterations)));
+  }
+}
