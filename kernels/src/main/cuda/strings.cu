@@ -49,7 +49,7 @@ struct StringsIn {
 // Layout policies: how a lane's row is read.
 struct PlainLayout {
   using Pieces = PlainPieces;
-  __device__ static __forceinline__ Pieces pieces(const StringsIn& in, int64_t row, int32_t begin, int32_t end) {
+  __device__ static __forceinline__ Pieces pieces(const StringsIn& in, int64_t, int32_t begin, int32_t end) {
     return Pieces(in.data, begin, end);
   }
 };

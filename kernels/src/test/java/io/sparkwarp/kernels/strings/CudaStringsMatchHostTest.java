@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class CudaStringsMatchHostTest extends CudaVsHostTestBase {
   static final int[] SIZES = {0, 1, 31, 32, 33, 4097, 1_000_000};
+  static final int[] BOUNDARY_LENGTHS = {7, 8, 9, 255, 256, 257, 263, 511, 512, 513, 2048, 4099, 8191, 8192, 8193,
+      33_000};
 
   /** The same column on both backends, with both layouts built by each. */
   private final class Both implements AutoCloseable {
@@ -100,7 +102,7 @@ class CudaStringsMatchHostTest extends CudaVsHostTestBase {
     matchers.add(SegmentMatcher.of(utf8("ab"), List.of(utf8("aaaaaaab")), utf8("b")));
     matchers.add(StringTesting.containsDfa(utf8("aaab")));
     try (DeviceStream cs = cuda.newStream(); DeviceStream hs = host.newStream();
-        Both b = new Both(boundaryColumn(), cs, hs)) {
+        Both b = new Both(StringTesting.boundaryColumn(BOUNDARY_LENGTHS, rnd, allocator), cs, hs)) {
       for (StringMatcher m : matchers) assertEveryVariantMatches(b, m, cs, hs, "planted at segment boundaries");
     }
     try (DeviceStream cs = cuda.newStream(); DeviceStream hs = host.newStream();
@@ -151,28 +153,6 @@ class CudaStringsMatchHostTest extends CudaVsHostTestBase {
         SegmentMatcher.of(new byte[0], List.of(utf8("ab"), utf8("ab"), utf8("ba")), new byte[0]),
         SegmentMatcher.equalTo(utf8("abab")), StringTesting.randomSegments(rnd), StringTesting.randomDfa(rnd, 40, 7),
         StringTesting.containsDfa(utf8("aaab")));
-  }
-
-  /**
-   * Strings of lengths around piece, group and segment boundaries (segments are 8 ceil(n / 256) bytes), filled
-   * with 'a' and 'b', with "aaab" planted so that it crosses a segment boundary by every amount.
-   */
-  private VarCharVector boundaryColumn() {
-    VarCharVector v = new VarCharVector("s", allocator);
-    v.allocateNew();
-    int row = 0;
-    for (int n : new int[] {7, 8, 9, 255, 256, 257, 263, 511, 512, 513, 2048, 4099, 8191, 8192, 8193, 33_000}) {
-      int w = (n + 255) / 256 * 8;
-      for (int cut = -1; cut <= 4; cut++) {
-        byte[] s = new byte[n];
-        for (int i = 0; i < n; i++) s[i] = rnd.nextInt(3) == 0 ? (byte) 'b' : (byte) 'a';
-        int at = Math.max(0, Math.min(n - 4, w * (1 + rnd.nextInt(31)) - cut));
-        if (cut >= 0 && n >= 4) System.arraycopy(utf8("aaab"), 0, s, at, 4);
-        v.setSafe(row++, s);
-      }
-    }
-    v.setValueCount(row);
-    return v;
   }
 
   /** Host answers for a layout (refill changes nothing there) against both CUDA variants and the definition. */

@@ -31,7 +31,7 @@ public final class StringTesting {
 
   private StringTesting() {}
 
-  static byte[] utf8(String s) {
+  public static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
@@ -75,8 +75,32 @@ public final class StringTesting {
     return out.toByteArray();
   }
 
+  /**
+   * Strings of the given lengths (around piece, group and segment boundaries: segments are 8 ceil(n / 256) bytes),
+   * filled with 'a' and 'b', six of each length: one as it is and five with "aaab" planted to start 0 to 4 bytes
+   * before a random segment boundary, so that lanes must finish occurrences in the next segment.
+   */
+  public static VarCharVector boundaryColumn(int[] lengths, Random rnd, BufferAllocator allocator) {
+    VarCharVector v = new VarCharVector("s", allocator);
+    v.allocateNew();
+    int row = 0;
+    byte[] plant = utf8("aaab");
+    for (int n : lengths) {
+      int w = (n + 255) / 256 * 8;
+      for (int cut = -1; cut <= 4; cut++) {
+        byte[] s = new byte[n];
+        for (int i = 0; i < n; i++) s[i] = rnd.nextInt(3) == 0 ? (byte) 'b' : (byte) 'a';
+        int at = Math.max(0, Math.min(n - plant.length, w * (1 + rnd.nextInt(31)) - cut));
+        if (cut >= 0 && n >= plant.length) System.arraycopy(plant, 0, s, at, plant.length);
+        v.setSafe(row++, s);
+      }
+    }
+    v.setValueCount(row);
+    return v;
+  }
+
   /** The bytes the column holds for row i, by its offsets (a null row's too: usually none). */
-  static byte[] rawBytes(VarCharVector v, int i) {
+  public static byte[] rawBytes(VarCharVector v, int i) {
     int begin = v.getOffsetBuffer().getInt(4L * i);
     int end = v.getOffsetBuffer().getInt(4L * (i + 1));
     byte[] b = new byte[end - begin];
@@ -268,7 +292,7 @@ public final class StringTesting {
   }
 
   /** What {@code matcher.matches} says of each row (false for nulls): the definition every backend must meet. */
-  static boolean[] expected(VarCharVector v, StringMatcher matcher) {
+  public static boolean[] expected(VarCharVector v, StringMatcher matcher) {
     boolean[] out = new boolean[v.getValueCount()];
     for (int i = 0; i < out.length; i++) {
       if (v.isNull(i)) continue;

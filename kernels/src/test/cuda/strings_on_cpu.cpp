@@ -1,0 +1,179 @@
+// Runs the kernels of strings.cu on the CPU (warp_emulation.h) over a case that
+// io.sparkwarp.kernels.cuda.StringKernelsOnCpuTest wrote: a string column, the host backend's pivoted layouts, and
+// matcher programs (MatcherProgram's bytes) with the answers matcher.matches gives. Builds both layouts with the
+// pivot kernels (the piece-count scan done here) and compares them byte for byte, then runs every match kernel
+// that applies to each matcher and compares the bits. Device buffers are emulated as DeviceMemory makes them:
+// 256-byte aligned, padded to whole 8-byte words with garbage, nothing past that (AddressSanitizer catches reads
+// beyond). Prints each difference; exits 1 if there was any.
+//
+// usage: strings_on_cpu CASE_DIR
+#include "warp_emulation.h"
+
+#include "strings.cu"
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+// The dynamic shared memory of the match kernels. Blocks run at once here and share it, which is harmless because
+// every block copies the same program into it.
+uint4 sw_strings_program[(256 << 10) / sizeof(uint4)];
+
+namespace {
+
+int failures = 0;
+
+void fail(const std::string& what) {
+  failures++;
+  fprintf(stderr, "FAIL: %s\n", what.c_str());
+}
+
+// A device buffer of `bytes` bytes.
+struct Buffer {
+  uint8_t* data = nullptr;
+  size_t bytes = 0;
+
+  explicit Buffer(size_t n) : bytes(n) {
+    const size_t padded = n == 0 ? 8 : (n + 7) / 8 * 8;
+    void* p = nullptr;
+    if (posix_memalign(&p, 256, padded) != 0) abort();
+    data = static_cast<uint8_t*>(p);
+    memset(data, 0xA5, padded);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { free(data); }
+
+  template <typename T>
+  T* as() const {
+    return reinterpret_cast<T*>(data);
+  }
+};
+
+std::unique_ptr<Buffer> read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    fprintf(stderr, "cannot read %s\n", path.c_str());
+    exit(2);
+  }
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto b = std::make_unique<Buffer>(bytes.size());
+  memcpy(b->data, bytes.data(), bytes.size());
+  return b;
+}
+
+bool same(const Buffer& a, const Buffer& b) { return a.bytes == b.bytes && memcmp(a.data, b.data, a.bytes) == 0; }
+
+struct Column {
+  std::unique_ptr<Buffer> validity, offsets, data;
+  int64_t rows;
+};
+
+// Layout 0: PIVOTED, 1: SELF_PIVOTED. Builds it with the kernels and checks it against the host's.
+struct Layout {
+  std::unique_ptr<Buffer> starts, data;
+};
+
+Layout pivot(const Column& c, int layout, const std::string& dir) {
+  const bool grouped = layout == 0;
+  const int64_t units = grouped ? (c.rows + 31) / 32 : c.rows;
+  const int32_t* offsets = c.offsets->as<int32_t>();
+  Buffer pieces(4 * (units + 1));
+  int32_t* counts = pieces.as<int32_t>();
+  if (units > 0) {
+    launch(2, 64, [&] {
+      if (grouped) sw_strings_group_pieces(offsets, c.rows, counts);
+      else sw_strings_segment_pieces(offsets, c.rows, counts);
+    });
+  }
+  int32_t total = 0;
+  for (int64_t i = 0; i < units; i++) {
+    const int32_t n = counts[i];
+    counts[i] = total;
+    total += n;
+  }
+  counts[units] = total;
+  Layout out{std::make_unique<Buffer>(8 * (units + 1)), std::make_unique<Buffer>(256 * static_cast<size_t>(total))};
+  int64_t* starts = out.starts->as<int64_t>();
+  launch(1, 64, [&] { sw_strings_piece_starts(counts, units, starts); });
+  if (total > 0) {
+    launch(2, 64, [&] {
+      if (grouped) sw_strings_pivot(offsets, c.data->data, c.rows, starts, out.data->data);
+      else sw_strings_self_pivot(offsets, c.data->data, c.rows, starts, out.data->data);
+    });
+  }
+  const std::string name = grouped ? "pivoted" : "self_pivoted";
+  if (!same(*out.starts, *read(dir + "/" + name + "_starts.bin"))) fail(name + " starts differ from the host's");
+  if (!same(*out.data, *read(dir + "/" + name + "_data.bin"))) fail(name + " data differ from the host's");
+  return out;
+}
+
+using MatchKernel = void (*)(const uint32_t*, const int32_t*, const uint8_t*, const int64_t*, const uint8_t*, int64_t,
+                             const uint8_t*, int32_t, int32_t, uint32_t*, unsigned long long*);
+
+// [layout: plain, pivoted, self-pivoted][matcher: segments, dfa][refill]
+const MatchKernel MATCH_KERNELS[3][2][2] = {
+    {{sw_strings_match_plain_segments, sw_strings_match_plain_segments_refill},
+     {sw_strings_match_plain_dfa, sw_strings_match_plain_dfa_refill}},
+    {{sw_strings_match_pivoted_segments, sw_strings_match_pivoted_segments_refill},
+     {sw_strings_match_pivoted_dfa, sw_strings_match_pivoted_dfa_refill}},
+    {{sw_strings_match_self_pivoted_segments, sw_strings_match_self_pivoted_segments_refill}, {nullptr, nullptr}}};
+
+void match(const Column& c, const Layout (&layouts)[2], int index, int dfa, const std::string& description,
+           const std::string& dir) {
+  const auto program = read(dir + "/program_" + std::to_string(index) + ".bin");
+  const auto expected = read(dir + "/expected_" + std::to_string(index) + ".bin");
+  for (int layout = 0; layout < 3; layout++) {
+    if (layout == 2 && dfa) continue;
+    for (int refill = 0; refill < 2; refill++) {
+      Buffer bits(4 * ((c.rows + 31) / 32));
+      Buffer counters(24);
+      memset(bits.data, 0, bits.bytes);
+      memset(counters.data, 0, counters.bytes);
+      const int64_t* starts = layout == 0 ? nullptr : layouts[layout - 1].starts->as<int64_t>();
+      const uint8_t* pivoted = layout == 0 ? nullptr : layouts[layout - 1].data->data;
+      const int chunk = layout == 2 ? 2 : 32;
+      const MatchKernel kernel = MATCH_KERNELS[layout][dfa][refill];
+      if (c.rows > 0) {
+        launch(2, 64, [&] {
+          kernel(c.validity->as<uint32_t>(), c.offsets->as<int32_t>(), c.data->data, starts, pivoted, c.rows,
+                 program->data, static_cast<int32_t>(program->bytes), chunk, bits.as<uint32_t>(),
+                 counters.as<unsigned long long>());
+        });
+      }
+      const std::string what = description + " layout " + std::to_string(layout) + " refill " + std::to_string(refill);
+      for (int64_t r = 0; r < c.rows; r++) {
+        const bool want = (expected->data[r / 8] >> (r % 8)) & 1;
+        if (want != static_cast<bool>((bits.data[r / 8] >> (r % 8)) & 1)) {
+          fail(what + ": row " + std::to_string(r) + " should be " + (want ? "true" : "false"));
+          break;
+        }
+      }
+      const unsigned long long* n = counters.as<unsigned long long>();
+      if (n[0] > 32 * n[1]) fail(what + ": more active lanes than the iterations had");
+      if (refill && c.rows > 0 && n[2] < static_cast<unsigned long long>(c.rows)) fail(what + ": rows left queued");
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: strings_on_cpu CASE_DIR\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  Column c{read(dir + "/validity.bin"), read(dir + "/offsets.bin"), read(dir + "/data.bin"), 0};
+  c.rows = static_cast<int64_t>(c.offsets->bytes / 4) - 1;
+  const Layout layouts[2] = {pivot(c, 0, dir), pivot(c, 1, dir)};
+  std::ifstream manifest(dir + "/manifest.txt");
+  int index, dfa, matchers = 0;
+  std::string description;
+  while (manifest >> index >> dfa && std::getline(manifest, description)) {
+    match(c, layouts, index, dfa, description, dir);
+    matchers++;
+  }
+  printf("%s: %ld rows, %d matchers, %d failures\n", dir.c_str(), static_cast<long>(c.rows), matchers, failures);
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,132 @@
+// The CUDA features the string kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
+// code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
+// barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
+// hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp.
+#pragma once
+#include <atomic>
+#include <barrier>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+struct uint4 {
+  unsigned x, y, z, w;
+};
+inline thread_local dim3 threadIdx, blockIdx;
+inline dim3 blockDim, gridDim;
+
+// What the lanes of one warp exchange at a collective.
+struct EmulatedWarp {
+  std::barrier<> arrived{32};
+  uint64_t value[32];
+};
+inline thread_local EmulatedWarp* this_warp;
+inline thread_local std::barrier<>* this_block;
+
+inline void require_full_mask(unsigned mask) {
+  if (mask != 0xffffffffu) {
+    fprintf(stderr, "collective with partial mask %x\n", mask);
+    abort();
+  }
+}
+
+// Every lane's v, after all 32 have given theirs.
+inline void exchange(uint64_t v, uint64_t (&all)[32]) {
+  this_warp->value[threadIdx.x & 31] = v;
+  this_warp->arrived.arrive_and_wait();
+  memcpy(all, this_warp->value, sizeof all);
+  this_warp->arrived.arrive_and_wait();  // nobody overwrites a value before everyone has read it
+}
+
+inline unsigned __ballot_sync(unsigned mask, int p) {
+  require_full_mask(mask);
+  uint64_t all[32];
+  exchange(p != 0, all);
+  unsigned bits = 0;
+  for (int i = 0; i < 32; i++) bits |= static_cast<unsigned>(all[i] != 0) << i;
+  return bits;
+}
+inline int __any_sync(unsigned mask, int p) { return __ballot_sync(mask, p) != 0; }
+inline int __all_sync(unsigned mask, int p) { return __ballot_sync(mask, p) == 0xffffffffu; }
+
+template <typename T>
+inline T __shfl_sync(unsigned mask, T v, int source) {
+  static_assert(sizeof(T) <= 8);
+  require_full_mask(mask);
+  uint64_t bits = 0, all[32];
+  memcpy(&bits, &v, sizeof(T));
+  exchange(bits, all);
+  T out;
+  memcpy(&out, &all[source & 31], sizeof(T));
+  return out;
+}
+
+inline unsigned __reduce_min_sync(unsigned mask, unsigned v) {
+  require_full_mask(mask);
+  uint64_t all[32];
+  exchange(v, all);
+  unsigned r = 0xffffffffu;
+  for (uint64_t x : all) r = static_cast<unsigned>(x) < r ? static_cast<unsigned>(x) : r;
+  return r;
+}
+inline unsigned __reduce_max_sync(unsigned mask, unsigned v) {
+  require_full_mask(mask);
+  uint64_t all[32];
+  exchange(v, all);
+  unsigned r = 0;
+  for (uint64_t x : all) r = static_cast<unsigned>(x) > r ? static_cast<unsigned>(x) : r;
+  return r;
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  require_full_mask(mask);
+  this_warp->arrived.arrive_and_wait();
+}
+inline void __syncthreads() { this_block->arrive_and_wait(); }
+
+inline int __popc(unsigned v) { return __builtin_popcount(v); }
+inline int __ffs(int v) { return __builtin_ffs(v); }
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
+inline unsigned long long __ldg(const unsigned long long* p) { return *p; }
+
+// Runs kernel() as every thread of a grid of `blocks` x `threads`.
+template <typename Kernel>
+void launch(int blocks, int threads, Kernel kernel) {
+  gridDim.x = blocks;
+  blockDim.x = threads;
+  std::vector<std::unique_ptr<std::barrier<>>> block_barriers;
+  std::vector<std::unique_ptr<std::vector<EmulatedWarp>>> warps;
+  for (int b = 0; b < blocks; b++) {
+    block_barriers.push_back(std::make_unique<std::barrier<>>(threads));
+    warps.push_back(std::make_unique<std::vector<EmulatedWarp>>(threads / 32));
+  }
+  std::vector<std::thread> all;
+  for (int b = 0; b < blocks; b++) {
+    for (int t = 0; t < threads; t++) {
+      all.emplace_back([&, b, t] {
+        threadIdx.x = t;
+        blockIdx.x = b;
+        this_warp = &(*warps[b])[t / 32];
+        this_block = block_barriers[b].get();
+        kernel();
+      });
+    }
+  }
+  for (std::thread& t : all) t.join();
+}

@@ -1,0 +1,174 @@
+package io.sparkwarp.kernels.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.host.HostBackend;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.strings.DfaMatcher;
+import io.sparkwarp.kernels.strings.PivotedStrings;
+import io.sparkwarp.kernels.strings.StringLayout;
+import io.sparkwarp.kernels.strings.StringMatcher;
+import io.sparkwarp.kernels.strings.StringTesting;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The string kernels' own code, run on the CPU so that CI (which has no GPU) checks it: {@code strings_on_cpu.cpp}
+ * compiles {@code strings.cu} against an emulation of the warp features it uses ({@code src/test/cuda}), with
+ * AddressSanitizer and UBSan where the compiler has them, and runs every pivot and match kernel over cases written
+ * here: awkward columns (random, patterns planted across self-pivot segment boundaries, empty, 33 rows), the host
+ * backend's layouts to compare with, and the matcher programs ({@link MatcherProgram}) of hand-picked, random and
+ * automaton matchers with the answers {@link StringMatcher#matches} gives. This checks the kernels' logic, the
+ * program ABI shared with {@link MatcherProgram} and warp-collective convergence (a lane that skips a collective
+ * hangs the emulation: the timeout); not speed nor the GPU memory model. Skipped without a C++20 compiler.
+ */
+class StringKernelsOnCpuTest {
+  private static final Path SOURCES = Path.of("src/test/cuda");
+  private static final long TIMEOUT_SECONDS = 600;
+
+  @TempDir
+  Path work;
+
+  private final long seed = new Random().nextLong();
+  private final Random rnd = new Random(seed);
+
+  @Test
+  void kernelsAgreeWithTheHostOnTheCpu() throws Exception {
+    Path binary = compile();
+    try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
+        RootAllocator allocator = new RootAllocator()) {
+      List<VarCharVector> cases = List.of(StringTesting.column(150, 20, 400, rnd, allocator),
+          StringTesting.boundaryColumn(new int[] {0, 1, 4, 7, 8, 9, 255, 256, 257, 513, 2048}, rnd, allocator),
+          StringTesting.column(0, 10, 10, rnd, allocator), StringTesting.column(33, 30, 100, rnd, allocator));
+      try {
+        for (int i = 0; i < cases.size(); i++) {
+          Path dir = work.resolve("case" + i);
+          write(host, stream, cases.get(i), dir);
+          run(binary, dir);
+        }
+      } finally {
+        cases.forEach(VarCharVector::close);
+      }
+    }
+  }
+
+  /** Hand-picked and random segment matchers and automata, the emulation being too slow for many more. */
+  private List<StringMatcher> matchers() {
+    List<StringMatcher> out = new ArrayList<>(StringTesting.handPicked());
+    for (int i = 0; i < 4; i++) out.add(StringTesting.randomSegments(rnd));
+    out.add(StringTesting.randomDfa(rnd, 1, 1));
+    out.add(StringTesting.randomDfa(rnd, 5, 3));
+    out.add(StringTesting.randomDfa(rnd, 40, 7));
+    out.add(StringTesting.randomDfa(rnd, 64, 256));
+    out.add(StringTesting.containsDfa(StringTesting.utf8("aaab")));
+    out.add(new DfaMatcher(1, 1, new byte[256], new int[] {0}, 0, new boolean[] {true}, "accepting sink"));
+    return out;
+  }
+
+  /** The case files strings_on_cpu.cpp reads. */
+  private void write(HostBackend host, DeviceStream stream, VarCharVector v, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    int rows = v.getValueCount();
+    byte[] validity = new byte[(rows + 7) / 8];
+    ByteBuffer offsets = ByteBuffer.allocate(4 * (rows + 1)).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer data = ByteBuffer.allocate(rows == 0 ? 0 : v.getOffsetBuffer().getInt(4L * rows));
+    offsets.putInt(0);
+    for (int r = 0; r < rows; r++) {
+      if (!v.isNull(r)) validity[r / 8] |= (byte) (1 << (r % 8));
+      data.put(StringTesting.rawBytes(v, r));
+      offsets.putInt(data.position());
+    }
+    Files.write(dir.resolve("validity.bin"), validity);
+    Files.write(dir.resolve("offsets.bin"), offsets.array());
+    Files.write(dir.resolve("data.bin"), data.array());
+    try (DeviceColumn c = ArrowUpload.upload(host, v, stream)) {
+      for (StringLayout layout : new StringLayout[] {StringLayout.PIVOTED, StringLayout.SELF_PIVOTED}) {
+        try (PivotedStrings p = host.strings().pivot(c, layout, stream)) {
+          String name = layout.name().toLowerCase(java.util.Locale.ROOT);
+          Files.write(dir.resolve(name + "_starts.bin"), hostBytes(p.starts(), p.starts().size()));
+          Files.write(dir.resolve(name + "_data.bin"), hostBytes(p.data(), p.dataBytes()));
+        }
+      }
+    }
+    StringBuilder manifest = new StringBuilder();
+    List<StringMatcher> matchers = matchers();
+    for (int i = 0; i < matchers.size(); i++) {
+      StringMatcher m = matchers.get(i);
+      Files.write(dir.resolve("program_" + i + ".bin"), MatcherProgram.encode(m));
+      boolean[] expected = StringTesting.expected(v, m);
+      byte[] bits = new byte[(rows + 7) / 8];
+      for (int r = 0; r < rows; r++) if (expected[r]) bits[r / 8] |= (byte) (1 << (r % 8));
+      Files.write(dir.resolve("expected_" + i + ".bin"), bits);
+      manifest.append(i).append(m instanceof DfaMatcher ? " 1 " : " 0 ").append(m.describe()).append('\n');
+    }
+    Files.writeString(dir.resolve("manifest.txt"), manifest.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** The host backend's "device" memory is host memory. */
+  private static byte[] hostBytes(DeviceBuffer buffer, long n) {
+    byte[] out = new byte[Math.toIntExact(n)];
+    MemoryUtil.copyFromMemory(buffer.address(), out, 0, n);
+    return out;
+  }
+
+  /** Compiles strings_on_cpu.cpp into the temporary directory, with sanitizers where the compiler has them. */
+  private Path compile() throws Exception {
+    String cxx = System.getenv().getOrDefault("CXX", "g++");
+    Path probe = work.resolve("probe.cpp");
+    Files.writeString(probe, "#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n");
+    String probeBinary = work.resolve("probe").toString();
+    List<String> sanitizers = List.of("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined");
+    // sanitizers where they compile and their runtime starts here
+    boolean sanitized = exec(work, cxx, "-std=c++20", "-pthread", sanitizers.get(0), probe.toString(), "-o",
+        probeBinary) == 0 && exec(work, probeBinary) == 0;
+    assumeTrue(sanitized || exec(work, cxx, "-std=c++20", "-pthread", probe.toString(), "-o", probeBinary) == 0,
+        "no C++20 compiler (" + cxx + ") to run the kernels on the CPU");
+    Path binary = work.resolve("strings_on_cpu");
+    List<String> command = new ArrayList<>(List.of(cxx, "-std=c++20", "-O1", "-g", "-pthread", "-Wall",
+        "-Wno-unknown-pragmas", "-I", "src/main/cuda/include", "-I", "src/main/cuda", "-I", SOURCES.toString()));
+    if (sanitized) command.addAll(sanitizers);
+    command.addAll(List.of(SOURCES.resolve("strings_on_cpu.cpp").toString(), "-o", binary.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), "compiling the kernels for the CPU failed:\n" + output);
+    return binary;
+  }
+
+  private void run(Path binary, Path dir) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(binary.toString(), dir.toString()).redirectErrorStream(true);
+    pb.environment().put("ASAN_OPTIONS", "detect_leaks=0");
+    Path log = dir.resolve("log.txt");
+    Process p = pb.redirectOutput(log.toFile()).start();
+    boolean finished = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    if (!finished) p.destroyForcibly().waitFor();
+    String output = Files.readString(log);
+    assertTrue(finished, "the emulated kernels hung (a lane that skips a warp collective?), seed " + seed + ":\n"
+        + output);
+    assertEquals(0, p.exitValue(), "the kernels disagree with the host on the CPU, seed " + seed + ":\n" + output);
+  }
+
+  private static int exec(Path dir, String... command) throws Exception {
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor();
+  }
+}
