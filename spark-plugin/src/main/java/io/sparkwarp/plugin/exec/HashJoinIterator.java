@@ -51,7 +51,7 @@ final class HashJoinIterator extends LazyBatchIterator {
     this.output = output;
     this.metrics = metrics;
     this.join = new DeviceHashJoin(gpu.backend(), build.batch(), build.keys(), build.table(), spec.type(),
-        spec.buildSide(), streamTypes, chunkPairs, null, gpu.stream());
+        spec.buildSide(), null, streamTypes, chunkPairs, null, gpu.stream());
     TaskContext.get().addTaskCompletionListener((TaskCompletionListener) ctx -> release());
   }
 
@@ -109,6 +109,7 @@ final class HashJoinIterator extends LazyBatchIterator {
       released = true;
       Closeables.closeAll(List.copyOf(ready));
       ready.clear();
+      join.close();
       releaseBuild.run();
     }
   }
