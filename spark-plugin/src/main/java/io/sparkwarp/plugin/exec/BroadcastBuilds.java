@@ -69,7 +69,7 @@ final class BroadcastBuilds {
             stream) : ArrowUpload.upload(backend, root, stream);
         stream.synchronize();  // the pinned rows are freed next; other tasks' streams read the build
       }
-      JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.spec(), stream);
+      JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.buildKeys(), stream);
       stream.synchronize();
       return new Entry(build);
     }
@@ -109,13 +109,13 @@ final class BroadcastBuilds {
   static synchronized void release(JoinBuildSide build) {
     CACHE.values().stream().filter(e -> e.build == build).findFirst().ifPresent(e -> e.users--);
     long budget = GpuRuntime.get().backend().deviceMemory().limit() / 8;
-    long held = CACHE.values().stream().mapToLong(e -> e.build.batch().deviceBytes()).sum();
+    long held = CACHE.values().stream().mapToLong(e -> e.build.deviceBytes()).sum();
     Iterator<Map.Entry<Long, Entry>> lru = CACHE.entrySet().iterator();
     while (held > budget && lru.hasNext()) {
       Entry e = lru.next().getValue();
       if (e.users > 0) continue;
       lru.remove();
-      held -= e.build.batch().deviceBytes();
+      held -= e.build.deviceBytes();
       e.build.free();
     }
   }

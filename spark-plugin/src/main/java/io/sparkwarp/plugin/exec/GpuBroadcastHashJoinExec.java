@@ -38,9 +38,7 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
     return Partitions.map((buildLeft() ? right : left).executeColumnar(), stream -> {
       TaskGpu gpu = TaskGpu.get();
       JoinBuildSide build = BroadcastBuilds.acquire(broadcast.id(), broadcast.value(), plan);
-      return new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(build), stream, plan.spec(),
-          DeviceBatches.types(plan.streamOutput(), plan.timeZone()), plan.chunkPairs(), plan.residual(),
-          plan.output(), plan.metrics());
+      return new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(build), stream, plan);
     });
   }
 
