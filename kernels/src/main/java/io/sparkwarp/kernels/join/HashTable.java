@@ -85,6 +85,11 @@ public final class HashTable implements AutoCloseable {
     return bucketOffsets;
   }
 
+  /** Device bytes of the table's buffers. */
+  public long deviceBytes() {
+    return taggedRows.size() + (bucketOffsets == null ? 0 : bucketOffsets.size());
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) return;

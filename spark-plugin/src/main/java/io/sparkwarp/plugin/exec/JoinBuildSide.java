@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.join.HashJoinBuild;
 import java.util.List;
 
@@ -22,9 +23,10 @@ record JoinBuildSide(DeviceBatch batch, ProjectedKeys keys, HashJoinBuild table)
     }
   }
 
-  /** Device bytes of the batch and its computed keys. */
+  /** Device bytes of the batch, its computed keys and the table. */
   long deviceBytes() {
-    return batch.deviceBytes() + keys.computed().stream().mapToLong(c -> c.deviceBytes()).sum();
+    return batch.deviceBytes() + keys.computed().stream().mapToLong(DeviceColumn::deviceBytes).sum()
+        + table.deviceBytes();
   }
 
   void free() {
