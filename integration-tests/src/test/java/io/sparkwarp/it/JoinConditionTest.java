@@ -2,15 +2,21 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sparkwarp.it.data.JoinTables;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.JoinKind;
 import io.sparkwarp.it.harness.JoinStrategy;
+import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
+import io.sparkwarp.join.JoinType;
+import io.sparkwarp.plugin.exec.GpuHashJoinExec;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,11 +107,17 @@ class JoinConditionTest extends GpuTestBase {
   @ParameterizedTest(name = "{0}")
   @EnumSource(value = JoinKind.class, names = {"LEFT_OUTER", "RIGHT_OUTER", "FULL_OUTER"})
   void outerSideBuilt(JoinKind kind) {
-    String outer = kind == JoinKind.RIGHT_OUTER ? JoinKind.RIGHT : JoinKind.LEFT;
+    boolean buildLeft = kind != JoinKind.RIGHT_OUTER;
     JoinStrategy strategy = JoinStrategy.SHUFFLED_HASH;
-    strategy.check("SELECT " + strategy.hint(outer) + " " + kind.select("l.id, l.v", "r.id, r.v")
-            + " FROM join_probe l " + kind.sql() + " join_build r ON l.k_int = r.k_int AND l.v > r.v")
-        .conf(ROWS, "64").matchesCpu();
+    String sql = "SELECT " + strategy.hint(buildLeft ? JoinKind.LEFT : JoinKind.RIGHT) + " "
+        + kind.select("l.id, l.v", "r.id, r.v") + " FROM join_probe l " + kind.sql()
+        + " join_build r ON l.k_int = r.k_int AND l.v > r.v";
+    strategy.check(sql).conf(ROWS, "64").matchesCpu();
+    SparkPlan plan = withConf(Map.of(QueryCheck.ENABLED, "true", QueryCheck.ADAPTIVE, "false",
+        JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1"), () -> spark().sql(sql).queryExecution().executedPlan());
+    GpuHashJoinExec join = (GpuHashJoinExec) PlanNodes.all(plan).stream()
+        .filter(node -> node instanceof GpuHashJoinExec).findFirst().orElseThrow();
+    assertEquals(buildLeft ? JoinType.Side.LEFT : JoinType.Side.RIGHT, join.spec().buildSide(), plan.treeString());
   }
 
   /** Spark evaluates the condition for key matches only; a division by zero there fails both runs alike. */
