@@ -5,7 +5,8 @@
 // Lane Refill buffer runs the probe with full warps). Every probe launch covers a range of candidate positions
 // (probe row, offset among the row's bucket entries) whose size the host bounded by the output capacity, writes
 // (probe row, build row) pairs through a warp-aggregated writer, optionally marks matched rows on both sides, and
-// reports lane utilisation. Host twin: io.sparkwarp.kernels.host.HostJoinKernels; orchestration:
+// reports lane utilisation. With a residual condition the probe marks nothing: the host evaluates the condition over
+// the pairs and marks the rows of those that passed (sw_join_mark_rows). Host twin: io.sparkwarp.kernels.host.HostJoinKernels; orchestration:
 // io.sparkwarp.kernels.join.SharedJoinPrimitives.
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/hash_table.cuh"
@@ -234,6 +235,13 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
       atomicAdd(counts + (row - from) / group, static_cast<unsigned long long>(n));
     }
   });
+}
+
+// Sets bit row_ids[i] of `bitmap` for i in [0, n): the rows of the pairs a residual condition kept. A row may come
+// several times; mark_matched reads first, so a row already set costs no atomic.
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
+    sw_join_mark_rows(const int32_t* row_ids, int64_t n, uint32_t* bitmap) {
+  for_each_index(n, [&](int64_t i) { mark_matched(bitmap, row_ids[i]); });
 }
 
 // The probe entry points share one signature. table: slots (unique) or entries (multi); offsets: nullptr (unique)

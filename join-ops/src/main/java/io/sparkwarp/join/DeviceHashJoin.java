@@ -19,52 +19,65 @@ import java.util.function.Consumer;
  * One equi-join over device batches. The build side is one batch with its hash table; each stream batch is probed
  * in chunks of at most {@code chunkPairs} pairs (so one key matching 10^8 rows streams out in bounded pieces), and
  * every chunk becomes an output batch: the probe and build rows gathered, left columns then right. Rows without a
- * match come from the match bitmaps the probe sets: a stream batch's right after its probe (outer on the stream
- * side; semi and anti joins streaming the left side), the build side's once, in {@link #finish} (outer on the
- * build side; semi and anti joins building the left side).
+ * match come from match bitmaps: a stream batch's right after its probe (outer on the stream side; semi and anti
+ * joins streaming the left side), the build side's once, in {@link #finish} (outer on the build side; semi and anti
+ * joins building the left side).
  *
- * <p>Not thread-safe: one task joins its stream batches one after another on its stream. Holds no device memory of
- * its own between calls.
+ * <p>Without a residual condition the probe kernel marks matched rows as it finds them. With one, a key match is
+ * no match until the condition holds: each chunk's pairs go through the condition first ({@link ResidualFilter}),
+ * and only the pairs that pass are emitted and mark their rows.
+ *
+ * <p>Not thread-safe: one task joins its stream batches one after another on its stream. Owns the bitmap of build
+ * rows matched so far (when the join type needs it), freed by {@link #close}.
  */
-public final class DeviceHashJoin {
+public final class DeviceHashJoin implements AutoCloseable {
   private final Backend backend;
   private final DeviceBatch build;
   private final JoinKeys buildKeys;
   private final HashJoinBuild table;
   private final JoinType type;
   private final JoinType.Side buildSide;
+  /** The residual condition's evaluation, or null for a join on the keys alone. */
+  private final ResidualFilter residual;
   private final List<DeviceType> streamTypes;
   private final int chunkPairs;
   private final ProbeVariant forced;
   private final DeviceStream stream;
+  /** Build rows that matched in any stream batch so far, or null when their matches decide nothing. */
+  private final DeviceBuffer buildMatches;
   private ProbeMetrics metrics = ProbeMetrics.NONE;
 
   /**
    * @param build the build side; output batches are gathered from it, so it stays open (the caller's) until this
    *     join closes
    * @param buildKeys key columns of {@code build}
-   * @param table the table over {@code buildKeys} (the caller's; may be shared with other joins of the same build
-   *     unless this join tracks build-side matches, which it records in the table)
+   * @param table the table over {@code buildKeys} (the caller's; probes only read it, so joins may share it)
+   * @param condition the residual condition, or null
    * @param streamTypes the stream side's column types (the nulls of build-side outer rows)
    * @param forced a probe variant to force (for measurement), or null to let each probe choose
    */
   public DeviceHashJoin(Backend backend, DeviceBatch build, JoinKeys buildKeys, HashJoinBuild table, JoinType type,
-      JoinType.Side buildSide, List<DeviceType> streamTypes, int chunkPairs, ProbeVariant forced,
-      DeviceStream stream) {
+      JoinType.Side buildSide, JoinCondition condition, List<DeviceType> streamTypes, int chunkPairs,
+      ProbeVariant forced, DeviceStream stream) {
     this.backend = backend;
     this.build = build;
     this.buildKeys = buildKeys;
     this.type = type;
     this.buildSide = buildSide;
     this.streamTypes = List.copyOf(streamTypes);
+    this.residual = condition == null ? null : new ResidualFilter(backend, condition, buildSide, types(build),
+        this.streamTypes, stream);
     this.chunkPairs = chunkPairs;
     this.forced = forced;
     this.stream = stream;
     this.table = table;
-    if (tracksBuildMatches()) table.table().trackBuildMatches(backend, stream);
+    this.buildMatches = tracksBuildMatches() ? zeroedBitmap(build.rowCount()) : null;
   }
 
-  /** Whether the join records which build rows matched, in the table: such a table serves only this join. */
+  /**
+   * Whether build rows without a match decide output (see the class comment): then the stream side's rows must all
+   * be probed by one join, so its build cannot serve several tasks that each see only part of the stream side.
+   */
   public static boolean tracksBuildMatches(JoinType type, JoinType.Side buildSide) {
     return type.keepsUnmatched(buildSide) || (!type.outputsRight() && buildSide == JoinType.Side.LEFT);
   }
@@ -90,30 +103,56 @@ public final class DeviceHashJoin {
   /**
    * Joins one stream batch, handing each output batch to {@code out}, which owns it. The stream batch and its keys
    * stay the caller's.
+   *
+   * @throws io.sparkwarp.kernels.expr.ExpressionErrorException when the residual condition raised an error
    */
   public void join(DeviceBatch streamBatch, JoinKeys streamKeys, Consumer<DeviceBatch> out) {
     buildKeys.checkComparable(streamKeys);
     if (streamBatch.rowCount() == 0) return;
-    try (ProbeBatch probe = new ProbeBatch(backend, streamKeys, null, tracksStreamMatches(), stream)) {
-      HashJoinProbe chunks = new HashJoinProbe(backend, table, probe, chunkPairs, forced, stream);
+    // without a condition the probe kernel marks the rows it matches; with one, only passing pairs may mark them
+    boolean kernelMarks = residual == null;
+    try (ProbeBatch probe = new ProbeBatch(backend, streamKeys, null, kernelMarks && tracksStreamMatches(), stream);
+        DeviceBuffer passedStream = !kernelMarks && tracksStreamMatches() ? zeroedBitmap(streamBatch.rowCount())
+            : null) {
+      HashJoinProbe chunks = new HashJoinProbe(backend, table, probe, chunkPairs, forced,
+          kernelMarks ? buildMatches : null, stream);
       while (chunks.hasNext()) {
         try (ProbeResult r = chunks.next()) {
-          if (!semiOrAnti() && r.pairCount() > 0) out.accept(pairs(streamBatch, r.probeRows(), r.buildRows(),
-              r.pairCount()));
+          if (kernelMarks) {
+            if (!semiOrAnti() && r.pairCount() > 0) out.accept(pairs(streamBatch, r.probeRows(), r.buildRows(),
+                r.pairCount()));
+          } else if (r.pairCount() > 0) {
+            joinPassing(streamBatch, r, passedStream, out);
+          }
         }
       }
       metrics = metrics.plus(chunks.metrics());
       if (tracksStreamMatches()) {
         // a semi join keeps the matched stream rows; anti and outer joins the unmatched ones
-        emitSingleSided(select(streamBatch, probe.matches(), type == JoinType.LEFT_SEMI), streamSide(), out);
+        emitSingleSided(select(streamBatch, kernelMarks ? probe.matches() : passedStream,
+            type == JoinType.LEFT_SEMI), streamSide(), out);
       }
+    }
+  }
+
+  /** One chunk's pairs through the residual condition: the passing ones mark their rows and are emitted. */
+  private void joinPassing(DeviceBatch streamBatch, ProbeResult chunk, DeviceBuffer passedStream,
+      Consumer<DeviceBatch> out) {
+    try (DeviceBatch passing = residual.passing(streamBatch, build, chunk)) {
+      int count = passing.rowCount();
+      if (count == 0) return;
+      DeviceBuffer streamRows = ResidualFilter.streamRows(passing);
+      DeviceBuffer buildRows = ResidualFilter.buildRows(passing);
+      if (passedStream != null) backend.joins().markRows(passedStream, streamRows, count, stream);
+      if (buildMatches != null) backend.joins().markRows(buildMatches, buildRows, count, stream);
+      if (!semiOrAnti()) out.accept(pairs(streamBatch, streamRows, buildRows, count));
     }
   }
 
   /** After the last stream batch: the build rows that decide output on their own (see the class comment). */
   public void finish(Consumer<DeviceBatch> out) {
     if (!tracksBuildMatches() || build.rowCount() == 0) return;
-    emitSingleSided(select(build, table.table().buildMatches(), type == JoinType.LEFT_SEMI), buildSide, out);
+    emitSingleSided(select(build, buildMatches, type == JoinType.LEFT_SEMI), buildSide, out);
   }
 
   /** What the probes did so far: rows, chunks, matches, the variant and the lanes kept busy. */
@@ -175,6 +214,24 @@ public final class DeviceHashJoin {
     }
     return buildSide == JoinType.Side.RIGHT ? concat(fromStream.columns(), fromBuild.columns(), count)
         : concat(fromBuild.columns(), fromStream.columns(), count);
+  }
+
+  /** A bitmap of {@code rows} clear bits. */
+  private DeviceBuffer zeroedBitmap(int rows) {
+    long bytes = (rows + 7L) / 8;
+    DeviceBuffer bitmap = backend.allocate(bytes, stream);
+    try {
+      backend.fill(bitmap, 0, bytes, (byte) 0, stream);
+      return bitmap;
+    } catch (RuntimeException e) {
+      bitmap.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (buildMatches != null) buildMatches.close();
   }
 
   private static DeviceBatch concat(List<DeviceColumn> left, List<DeviceColumn> right, int rows) {

@@ -40,6 +40,11 @@ public final class HashJoinBuild implements AutoCloseable {
     return table.kind();
   }
 
+  /** Device bytes of the table. */
+  public long deviceBytes() {
+    return table.deviceBytes();
+  }
+
   @Override
   public void close() {
     table.close();

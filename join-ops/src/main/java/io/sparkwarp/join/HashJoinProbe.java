@@ -7,6 +7,7 @@ import io.sparkwarp.kernels.join.ProbeBatch;
 import io.sparkwarp.kernels.join.ProbePosition;
 import io.sparkwarp.kernels.join.ProbeResult;
 import io.sparkwarp.kernels.join.ProbeVariant;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -27,6 +28,8 @@ public final class HashJoinProbe implements Iterator<ProbeResult> {
   private final ProbeBatch batch;
   private final int capacity;
   private final ProbeVariant variant;
+  /** Where matched build rows are marked, or null. */
+  private final DeviceBuffer buildMatches;
   private final DeviceStream stream;
   private ProbePosition next = ProbePosition.START;
   private boolean done;
@@ -37,14 +40,16 @@ public final class HashJoinProbe implements Iterator<ProbeResult> {
 
   /**
    * @param forced the variant to run, or null to choose one from the table's statistics
+   * @param buildMatches the bitmap in which to mark the build rows that match (not owned), or null
    */
   public HashJoinProbe(Backend backend, HashJoinBuild build, ProbeBatch batch, int capacity, ProbeVariant forced,
-      DeviceStream stream) {
+      DeviceBuffer buildMatches, DeviceStream stream) {
     this.backend = backend;
     this.table = build.table();
     this.batch = batch;
     this.capacity = capacity;
     this.variant = forced != null ? forced : choose(table, batch);
+    this.buildMatches = buildMatches;
     this.stream = stream;
   }
 
@@ -67,7 +72,7 @@ public final class HashJoinProbe implements Iterator<ProbeResult> {
   @Override
   public ProbeResult next() {
     if (done) throw new NoSuchElementException("the probe has ended");
-    ProbeResult r = backend.joins().probe(table, batch, next, capacity, variant, stream);
+    ProbeResult r = backend.joins().probe(table, batch, next, capacity, variant, buildMatches, stream);
     chunks++;
     pairs += r.pairCount();
     activeLanes += r.activeLanes();

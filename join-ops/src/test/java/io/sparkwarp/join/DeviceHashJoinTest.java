@@ -1,29 +1,39 @@
 package io.sparkwarp.join;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.expr.Comparison;
+import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.testing.BackendTestBase;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every join type, building either side, at a tiny and a large chunk size, against a nested-loop oracle: left rows
- * (key, name) and right rows (key, value) with null keys, duplicate keys on both sides, a hot key, and empty sides.
+ * Every join type, building either side, at a tiny and a large chunk size, against a nested-loop oracle: rows (key,
+ * name, value) on both sides with null keys, duplicate keys on both sides, a hot key, and empty sides; on the keys
+ * alone, and with residual conditions over one or both sides, with nulls, that reject every pair or none.
  */
 class DeviceHashJoinTest extends BackendTestBase {
   private final Random rnd = new Random();
@@ -33,54 +43,109 @@ class DeviceHashJoinTest extends BackendTestBase {
     return BackendKind.HOST;
   }
 
-  /** A side: keys (null allowed) and a string per row, uploaded as (int key, string) columns. */
-  private record Side(Integer[] keys, String[] names) {
+  /** A side: keys (null allowed), a string and an int per row, uploaded as (int key, string, int) columns. */
+  private record Side(Integer[] keys, String[] names, Integer[] values) {
+    static final int KEY = 0;
+    static final int NAME = 1;
+    static final int VALUE = 2;
+
     static Side random(Random rnd, int rows, int distinct) {
       Integer[] keys = new Integer[rows];
       String[] names = new String[rows];
+      Integer[] values = new Integer[rows];
       for (int i = 0; i < rows; i++) {
         keys[i] = rnd.nextInt(10) == 0 ? null : rnd.nextInt(4) == 0 ? 7 : rnd.nextInt(distinct);
         names[i] = rnd.nextInt(10) == 0 ? null : "r" + i + (i % 3 == 0 ? "ü日" : "");
+        values[i] = rnd.nextInt(8) == 0 ? null : rnd.nextInt(20);
       }
-      return new Side(keys, names);
+      return new Side(keys, names, values);
     }
 
     String row(int i) {
-      return keys[i] + "/" + names[i];
+      return keys[i] + "/" + names[i] + "/" + values[i];
     }
   }
 
+  /** A residual condition: the program with the columns it reads, and what it means for rows i and j. */
+  private record Condition(String name, JoinCondition program, ConditionOracle oracle) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** The condition for left row i and right row j: true, false or null. */
+  private interface ConditionOracle {
+    Boolean test(Side left, int i, Side right, int j);
+  }
+
+  private static final Condition NONE = new Condition("keys only", null, (l, i, r, j) -> true);
+
+  /** Conditions over both sides, with nulls in what they read, rejecting some pairs, all or none. */
+  private static List<Condition> conditions() {
+    List<DeviceType> twoInts = List.of(DeviceType.INT, DeviceType.INT);
+    return List.of(
+        new Condition("l.v < r.v", new JoinCondition(ExprProgram.builder(twoInts).column(0).column(1)
+            .compare(Comparison.LT).output().build(), new int[] {Side.VALUE}, new int[] {Side.VALUE}),
+            (l, i, r, j) -> l.values[i] == null || r.values[j] == null ? null : l.values[i] < r.values[j]),
+        new Condition("r.n < l.n or l.v is null", new JoinCondition(ExprProgram.builder(List.of(DeviceType.STRING,
+            DeviceType.INT, DeviceType.STRING)).column(2).column(0).compare(Comparison.LT).column(1).isNull().or()
+            .output().build(), new int[] {Side.NAME, Side.VALUE}, new int[] {Side.NAME}),
+            (l, i, r, j) -> {
+              Boolean less = l.names[i] == null || r.names[j] == null ? null : compareBytes(r.names[j], l.names[i]) < 0;
+              boolean vNull = l.values[i] == null;
+              return vNull || Boolean.TRUE.equals(less) ? Boolean.TRUE : less == null ? null : false;
+            }),
+        new Condition("r.v > 100 (none pass)", new JoinCondition(ExprProgram.builder(List.of(DeviceType.INT))
+            .column(0).literal(DeviceType.INT, 100).compare(Comparison.GT).output().build(), new int[0],
+            new int[] {Side.VALUE}), (l, i, r, j) -> r.values[j] == null ? null : r.values[j] > 100),
+        new Condition("l.v is null or l.v is not null (all pass)", new JoinCondition(ExprProgram.builder(
+            List.of(DeviceType.INT)).column(0).isNull().column(0).isNotNull().or().output().build(),
+            new int[] {Side.VALUE}, new int[0]), (l, i, r, j) -> true));
+  }
+
+  private static int compareBytes(String a, String b) {
+    return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  }
+
   private DeviceBatch upload(Side side) {
-    try (IntVector k = new IntVector("k", transfer); VarCharVector n = new VarCharVector("n", transfer)) {
+    try (IntVector k = new IntVector("k", transfer); VarCharVector n = new VarCharVector("n", transfer);
+        IntVector v = new IntVector("v", transfer)) {
       k.allocateNew(side.keys.length);
       n.allocateNew();
+      v.allocateNew(side.keys.length);
       for (int i = 0; i < side.keys.length; i++) {
         if (side.keys[i] == null) k.setNull(i);
         else k.set(i, side.keys[i]);
         if (side.names[i] == null) n.setNull(i);
         else n.setSafe(i, side.names[i].getBytes(StandardCharsets.UTF_8));
+        if (side.values[i] == null) v.setNull(i);
+        else v.set(i, side.values[i]);
       }
       k.setValueCount(side.keys.length);
       n.setValueCount(side.keys.length);
-      DeviceBatch batch = ArrowUpload.upload(backend, List.<FieldVector>of(k, n), stream);
+      v.setValueCount(side.keys.length);
+      DeviceBatch batch = ArrowUpload.upload(backend, List.<FieldVector>of(k, n, v), stream);
       stream.synchronize();
       return batch;
     }
   }
 
-  /** Each output row as "leftKey/leftName|rightKey/rightName" (nulls as "null"). */
+  /** Each output row as "leftKey/leftName/leftValue|rightKey/rightName/rightValue" (nulls as "null"). */
   private List<String> rows(List<DeviceBatch> batches, boolean withRight) {
     List<String> rows = new ArrayList<>();
     for (DeviceBatch b : batches) {
-      List<String> names = withRight ? List.of("lk", "ln", "rk", "rn") : List.of("lk", "ln");
+      List<String> names = withRight ? List.of("lk", "ln", "lv", "rk", "rn", "rv") : List.of("lk", "ln", "lv");
       List<FieldVector> vectors;
       try (ArrowDownload d = ArrowDownload.begin(backend, b, names, transfer, stream)) {
         vectors = d.complete();
       }
       try {
         for (int i = 0; i < b.rowCount(); i++) {
-          String left = vectors.get(0).getObject(i) + "/" + vectors.get(1).getObject(i);
-          rows.add(withRight ? left + "|" + vectors.get(2).getObject(i) + "/" + vectors.get(3).getObject(i) : left);
+          String left = vectors.get(0).getObject(i) + "/" + vectors.get(1).getObject(i) + "/"
+              + vectors.get(2).getObject(i);
+          rows.add(withRight ? left + "|" + vectors.get(3).getObject(i) + "/" + vectors.get(4).getObject(i) + "/"
+              + vectors.get(5).getObject(i) : left);
         }
       } finally {
         Closeables.closeAll(vectors);
@@ -90,13 +155,14 @@ class DeviceHashJoinTest extends BackendTestBase {
     return rows;
   }
 
-  private static List<String> oracle(JoinType type, Side left, Side right) {
+  private static List<String> oracle(JoinType type, Side left, Side right, Condition condition) {
     List<String> rows = new ArrayList<>();
     boolean[] rightMatched = new boolean[right.keys.length];
     for (int i = 0; i < left.keys.length; i++) {
       boolean matched = false;
       for (int j = 0; j < right.keys.length; j++) {
-        if (left.keys[i] != null && left.keys[i].equals(right.keys[j])) {
+        if (left.keys[i] != null && left.keys[i].equals(right.keys[j])
+            && Boolean.TRUE.equals(condition.oracle().test(left, i, right, j))) {
           matched = true;
           rightMatched[j] = true;
           if (type.outputsRight()) rows.add(left.row(i) + "|" + right.row(j));
@@ -104,12 +170,12 @@ class DeviceHashJoinTest extends BackendTestBase {
       }
       if (type == JoinType.LEFT_SEMI && matched || type == JoinType.LEFT_ANTI && !matched) rows.add(left.row(i));
       if (!matched && (type == JoinType.LEFT_OUTER || type == JoinType.FULL_OUTER)) {
-        rows.add(left.row(i) + "|null/null");
+        rows.add(left.row(i) + "|null/null/null");
       }
     }
     for (int j = 0; j < right.keys.length; j++) {
       if (!rightMatched[j] && (type == JoinType.RIGHT_OUTER || type == JoinType.FULL_OUTER)) {
-        rows.add("null/null|" + right.row(j));
+        rows.add("null/null/null|" + right.row(j));
       }
     }
     rows.sort(null);
@@ -119,37 +185,69 @@ class DeviceHashJoinTest extends BackendTestBase {
   @ParameterizedTest
   @EnumSource(JoinType.class)
   void everyJoinTypeMatchesNestedLoops(JoinType type) {
+    matchesNestedLoops(type, NONE);
+  }
+
+  static Stream<Arguments> typesAndConditions() {
+    return Arrays.stream(JoinType.values()).flatMap(type -> conditions().stream().map(c -> Arguments.of(type, c)));
+  }
+
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("typesAndConditions")
+  void residualConditionsMatchNestedLoops(JoinType type, Condition condition) {
+    matchesNestedLoops(type, condition);
+  }
+
+  private void matchesNestedLoops(JoinType type, Condition condition) {
     int[][] sizes = {{40, 30}, {0, 10}, {10, 0}, {200, 150}};
     for (int[] size : sizes) {
       Side left = Side.random(rnd, size[0], 12);
       Side right = Side.random(rnd, size[1], 12);
-      List<String> expected = oracle(type, left, right);
+      List<String> expected = oracle(type, left, right, condition);
       for (JoinType.Side buildSide : JoinType.Side.values()) {
         for (int chunk : new int[] {3, 1 << 20}) {
-          assertEquals(expected, run(type, buildSide, chunk, left, right),
-              type + " building " + buildSide + " in chunks of " + chunk + ", sizes " + size[0] + "x" + size[1]);
+          assertEquals(expected, run(type, buildSide, condition.program(), chunk, left, right),
+              type + " on " + condition + " building " + buildSide + " in chunks of " + chunk + ", sizes " + size[0]
+                  + "x" + size[1]);
         }
       }
     }
   }
 
-  private List<String> run(JoinType type, JoinType.Side buildSide, int chunk, Side left, Side right) {
+  @Test
+  void conditionOverMistypedColumnsIsRefused() {
+    JoinCondition namesAsInts = new JoinCondition(ExprProgram.builder(List.of(DeviceType.INT)).column(0).isNull()
+        .output().build(), new int[] {Side.NAME}, new int[0]);
+    Side side = Side.random(rnd, 5, 3);
+    try (DeviceBatch l = upload(side); DeviceBatch r = upload(side)) {
+      JoinKeys keys = JoinKeys.of(r.column(Side.KEY));
+      try (HashJoinBuild table = HashJoinBuild.build(backend, keys, HashJoinBuild.Choice.AUTO, stream)) {
+        assertThrows(IllegalArgumentException.class, () -> new DeviceHashJoin(backend, r, keys, table,
+            JoinType.INNER, JoinType.Side.RIGHT, namesAsInts, types(l), 10, null, stream));
+      }
+    }
+  }
+
+  private static List<DeviceType> types(DeviceBatch batch) {
+    return batch.columns().stream().map(DeviceColumn::type).toList();
+  }
+
+  private List<String> run(JoinType type, JoinType.Side buildSide, JoinCondition condition, int chunk, Side left,
+      Side right) {
     List<DeviceBatch> out = new ArrayList<>();
     try (DeviceBatch l = upload(left); DeviceBatch r = upload(right)) {
       DeviceBatch build = buildSide == JoinType.Side.LEFT ? l : r;
       DeviceBatch probe = buildSide == JoinType.Side.LEFT ? r : l;
-      List<DeviceType> streamTypes = probe.columns().stream().map(DeviceColumn::type).toList();
-      JoinKeys buildKeys = JoinKeys.of(build.column(0));
-      try (HashJoinBuild table = HashJoinBuild.build(backend, buildKeys, HashJoinBuild.Choice.AUTO, stream)) {
-        DeviceHashJoin join = new DeviceHashJoin(backend, build, buildKeys, table, type, buildSide, streamTypes, chunk,
-            null, stream);
+      JoinKeys buildKeys = JoinKeys.of(build.column(Side.KEY));
+      try (HashJoinBuild table = HashJoinBuild.build(backend, buildKeys, HashJoinBuild.Choice.AUTO, stream);
+          DeviceHashJoin join = new DeviceHashJoin(backend, build, buildKeys, table, type, buildSide, condition,
+              types(probe), chunk, null, stream)) {
         // the stream side in two batches, as Spark hands it over
         int half = probe.rowCount() / 2;
-        try (DeviceBatch first = io.sparkwarp.kernels.batch.BatchSlicer.slice(backend, probe, 0, half, stream);
-            DeviceBatch second = io.sparkwarp.kernels.batch.BatchSlicer.slice(backend, probe, half,
-                probe.rowCount() - half, stream)) {
-          join.join(first, JoinKeys.of(first.column(0)), out::add);
-          join.join(second, JoinKeys.of(second.column(0)), out::add);
+        try (DeviceBatch first = BatchSlicer.slice(backend, probe, 0, half, stream);
+            DeviceBatch second = BatchSlicer.slice(backend, probe, half, probe.rowCount() - half, stream)) {
+          join.join(first, JoinKeys.of(first.column(Side.KEY)), out::add);
+          join.join(second, JoinKeys.of(second.column(Side.KEY)), out::add);
         }
         join.finish(out::add);
       }

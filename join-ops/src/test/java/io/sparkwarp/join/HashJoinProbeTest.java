@@ -42,7 +42,7 @@ class HashJoinProbeTest extends BackendTestBase {
 
   private Run run(HashJoinBuild build, DeviceBatch probe, DeviceBuffer selection, int capacity, ProbeVariant forced) {
     try (ProbeBatch batch = new ProbeBatch(backend, JoinKeys.of(probe.column(0)), selection, false, stream)) {
-      HashJoinProbe p = new HashJoinProbe(backend, build, batch, capacity, forced, stream);
+      HashJoinProbe p = new HashJoinProbe(backend, build, batch, capacity, forced, null, stream);
       List<Long> pairs = new ArrayList<>();
       while (p.hasNext()) {
         try (ProbeResult r = p.next()) {

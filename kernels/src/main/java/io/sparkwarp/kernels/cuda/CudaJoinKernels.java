@@ -25,6 +25,7 @@ final class CudaJoinKernels implements JoinKernels {
   private final CudaKernel probeMultiNaive;
   private final CudaKernel probeMultiPushDown;
   private final CudaKernel probeMultiRefill;
+  private final CudaKernel markRows;
 
   CudaJoinKernels(CudaBackend backend, CudaModule module) {
     scan = new CudaScan(backend, module);
@@ -40,6 +41,7 @@ final class CudaJoinKernels implements JoinKernels {
     probeMultiNaive = module.kernel("sw_join_probe_multi_naive");
     probeMultiPushDown = module.kernel("sw_join_probe_multi_push_down");
     probeMultiRefill = module.kernel("sw_join_probe_multi_refill");
+    markRows = module.kernel("sw_join_mark_rows");
   }
 
   @Override
@@ -110,8 +112,14 @@ final class CudaJoinKernels implements JoinKernels {
         .pointer(table.taggedRows()).address(unique ? 0 : table.bucketOffsets().address())
         .i64(table.bucketCount() - 1).address(address(p.batch().selection()))
         .i64(p.rowBegin()).i64(p.offsetBegin()).i64(p.rowEnd()).i64(p.offsetEnd())
-        .address(address(p.batch().matches())).address(address(table.buildMatches()))
+        .address(address(p.batch().matches())).address(address(p.buildMatches()))
         .pointer(p.probeRows()).pointer(p.buildRows()).pointer(p.counters()).i32(ProbeVariant.REFILL_THRESHOLD));
+  }
+
+  @Override
+  public void markRows(DeviceBuffer bitmap, DeviceBuffer rowIds, int count, DeviceStream stream) {
+    markRows.launchGridStride(count, CudaStream.of(stream), new KernelArgs().pointer(rowIds).i64(count)
+        .pointer(bitmap));
   }
 
   @Override

@@ -146,7 +146,7 @@ final class HostJoinKernels implements JoinKernels {
     ProbeBatch batch = p.batch();
     long mask = table.bucketCount() - 1;
     long rowStop = p.offsetEnd() > 0 ? p.rowEnd() + 1L : p.rowEnd();
-    Pairs out = new Pairs(p, table.buildMatches());
+    Pairs out = new Pairs(p);
     for (int row = p.rowBegin(); row < rowStop; row++) {
       if (!live(batch, row)) continue;
       long hash = KeyHash.hash(batch.keys(), row);
@@ -169,12 +169,10 @@ final class HostJoinKernels implements JoinKernels {
   /** The pairs a probe writes, and the matched rows it marks. */
   private static final class Pairs {
     final ProbeLaunch launch;
-    final DeviceBuffer buildMatches;
     long count;
 
-    Pairs(ProbeLaunch launch, DeviceBuffer buildMatches) {
+    Pairs(ProbeLaunch launch) {
       this.launch = launch;
-      this.buildMatches = buildMatches;
     }
 
     /** Writes the pair when build entry {@code entry} matches probe row {@code row}. */
@@ -189,8 +187,15 @@ final class HostJoinKernels implements JoinKernels {
       MemoryUtil.putInt(launch.buildRows().address() + 4 * count, buildRow);
       count++;
       if (launch.batch().matches() != null) HostBatchPrimitives.setBit(launch.batch().matches().address(), row, true);
-      if (buildMatches != null) HostBatchPrimitives.setBit(buildMatches.address(), buildRow, true);
+      if (launch.buildMatches() != null) HostBatchPrimitives.setBit(launch.buildMatches().address(), buildRow, true);
       return true;
+    }
+  }
+
+  @Override
+  public void markRows(DeviceBuffer bitmap, DeviceBuffer rowIds, int count, DeviceStream stream) {
+    for (int i = 0; i < count; i++) {
+      HostBatchPrimitives.setBit(bitmap.address(), MemoryUtil.getInt(rowIds.address() + 4L * i), true);
     }
   }
 

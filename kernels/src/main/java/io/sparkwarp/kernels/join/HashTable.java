@@ -1,14 +1,12 @@
 package io.sparkwarp.kernels.join;
 
-import io.sparkwarp.kernels.Backend;
-import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A built hash table on the device (hash_table.cuh), with its statistics. It refers to the build keys, which must
- * stay open while the table is used; it owns its buffers and, once asked for, the bitmap of build rows that found a
- * match (for right and full outer joins).
+ * stay open while the table is used, and owns its buffers. Probes only read it, so joins may share it; which build
+ * rows matched is each join's own bitmap.
  */
 public final class HashTable implements AutoCloseable {
   private final TableKind kind;
@@ -21,7 +19,6 @@ public final class HashTable implements AutoCloseable {
   private final long entries;
   private final long maxBucketLength;
   private final long nonEmptyBuckets;
-  private DeviceBuffer buildMatches;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   HashTable(TableKind kind, JoinKeys buildKeys, DeviceBuffer taggedRows, DeviceBuffer bucketOffsets, long buckets,
@@ -88,30 +85,16 @@ public final class HashTable implements AutoCloseable {
     return bucketOffsets;
   }
 
-  /**
-   * The bitmap of build rows that matched in the probes since the first call (Arrow order; allocated zeroed by that
-   * call). Probes set bits only once this exists.
-   */
-  public synchronized DeviceBuffer trackBuildMatches(Backend backend, DeviceStream stream) {
-    if (buildMatches == null) {
-      long bytes = (rowCount() + 7L) / 8;
-      buildMatches = backend.allocate(bytes, stream);
-      backend.fill(buildMatches, 0, bytes, (byte) 0, stream);
-    }
-    return buildMatches;
-  }
-
-  /** The matched-build-rows bitmap, or null when not tracked. */
-  public synchronized DeviceBuffer buildMatches() {
-    return buildMatches;
+  /** Device bytes of the table's buffers. */
+  public long deviceBytes() {
+    return taggedRows.size() + (bucketOffsets == null ? 0 : bucketOffsets.size());
   }
 
   @Override
-  public synchronized void close() {
+  public void close() {
     if (!closed.compareAndSet(false, true)) return;
     taggedRows.close();
     if (bucketOffsets != null) bucketOffsets.close();
-    if (buildMatches != null) buildMatches.close();
   }
 
   @Override

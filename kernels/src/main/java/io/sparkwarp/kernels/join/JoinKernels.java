@@ -43,15 +43,19 @@ public interface JoinKernels {
   /** Runs one probe chunk (see {@link ProbeLaunch}). */
   void probe(ProbeLaunch launch, DeviceStream stream);
 
+  /** Sets bit rowIds[i] (int32) of {@code bitmap} for i in [0, count). */
+  void markRows(DeviceBuffer bitmap, DeviceBuffer rowIds, int count, DeviceStream stream);
+
   /** Rows {@code rows[0, count)} of {@code batch} as a new batch; a row id of -1 gives a null row. */
   DeviceBatch gather(DeviceBatch batch, DeviceBuffer rows, int count, DeviceStream stream);
 
   /**
    * One probe chunk: the candidates from ({@code rowBegin}, {@code offsetBegin}) up to, not including, ({@code
    * rowEnd}, {@code offsetEnd}); pairs go to {@code probeRows}/{@code buildRows} through the uint64 counters
-   * [pairs written, active lanes, warp iterations], zeroed by the caller; matched rows are marked in the batch's and
-   * the table's bitmaps where those exist.
+   * [pairs written, active lanes, warp iterations], zeroed by the caller; matched rows are marked in the batch's
+   * bitmap and in {@code buildMatches} where those exist.
    */
   record ProbeLaunch(HashTable table, ProbeBatch batch, ProbeVariant variant, int rowBegin, long offsetBegin,
-      int rowEnd, long offsetEnd, DeviceBuffer probeRows, DeviceBuffer buildRows, DeviceBuffer counters) {}
+      int rowEnd, long offsetEnd, DeviceBuffer buildMatches, DeviceBuffer probeRows, DeviceBuffer buildRows,
+      DeviceBuffer counters) {}
 }

@@ -22,13 +22,22 @@ public interface JoinPrimitives {
   /**
    * Probes {@code table} with the batch's selected rows from position {@code from}, writing at most {@code
    * capacity} pairs; the result says where the next chunk starts. Probing from every returned position until
-   * {@link ProbeResult#isLast()} yields every match exactly once.
+   * {@link ProbeResult#isLast()} yields every match exactly once. Matched rows are marked in the batch's bitmap, if it
+   * tracks matches, and in {@code buildMatches}.
+   *
+   * @param buildMatches Arrow-order bitmap of the table's build rows in which to set the matched ones, or null
    *
    * @throws IllegalArgumentException for push-down on a unique table (it has nothing to expand), for keys that do
    *     not compare with the table's, or a capacity below 1
    */
   ProbeResult probe(HashTable table, ProbeBatch batch, ProbePosition from, int capacity, ProbeVariant variant,
-      DeviceStream stream);
+      DeviceBuffer buildMatches, DeviceStream stream);
+
+  /**
+   * Sets bit {@code rowIds[i]} (int32) of {@code bitmap} for every i in [0, count), leaving the others: marks the
+   * rows of the pairs a residual condition kept (a row may appear in several).
+   */
+  void markRows(DeviceBuffer bitmap, DeviceBuffer rowIds, int count, DeviceStream stream);
 
   /**
    * Rows {@code rowIds[0, count)} (int32) of {@code batch}, in that order, as a new batch; a row id of -1 gives a

@@ -103,9 +103,10 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
 
   @Override
   public ProbeResult probe(HashTable table, ProbeBatch batch, ProbePosition from, int capacity, ProbeVariant variant,
-      DeviceStream stream) {
+      DeviceBuffer buildMatches, DeviceStream stream) {
     table.buildKeys().checkComparable(batch.keys());
     if (capacity < 1) throw new IllegalArgumentException("a probe chunk needs room for a pair, not " + capacity);
+    if (buildMatches != null) buildMatches.checkRange(0, (table.rowCount() + 7L) / 8);
     if (variant == ProbeVariant.PUSH_DOWN && table.isUnique()) {
       throw new IllegalArgumentException("push-down expands multi-match buckets; a unique table has at most one "
           + "match per row (probe it naive or refill)");
@@ -123,7 +124,7 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
         try (DeviceBuffer out = backend.allocate(24, stream)) {
           backend.fill(out, 0, 24, (byte) 0, stream);
           kernels.probe(new JoinKernels.ProbeLaunch(table, batch, variant, from.row(), from.offset(),
-              chunk.end().row(), chunk.end().offset(), probeRows, buildRows, out), stream);
+              chunk.end().row(), chunk.end().offset(), buildMatches, probeRows, buildRows, out), stream);
           counters = readLongs(out, 3, stream);
         }
       }
@@ -194,6 +195,12 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
       kernels.candidateCounts(table, batch, from, to, group, counts, stream);
       return readLongs(counts, n, stream);
     }
+  }
+
+  @Override
+  public void markRows(DeviceBuffer bitmap, DeviceBuffer rowIds, int count, DeviceStream stream) {
+    rowIds.checkRange(0, 4L * count);
+    if (count > 0) kernels.markRows(bitmap, rowIds, count, stream);
   }
 
   // ---- Gather ----

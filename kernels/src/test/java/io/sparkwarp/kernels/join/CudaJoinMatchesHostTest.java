@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * block boundaries; unique keys, duplicates with one hot key and nulls, multi-column keys with null-safe strings):
  * hashes and gathers byte for byte, equal table kinds and bucket statistics, and for every probe variant, with and
  * without a selection, at a small and a large chunk capacity, the same pairs (as sorted multisets) and the same
- * matched bitmaps on both sides.
+ * matched bitmaps on both sides; and the marking of rows from a list of row ids.
  */
 @Tag("gpu")
 class CudaJoinMatchesHostTest extends CudaVsHostTestBase {
@@ -135,6 +135,28 @@ class CudaJoinMatchesHostTest extends CudaVsHostTestBase {
     }
   }
 
+  @Test
+  void markRowsMatches() {
+    try (DeviceStream cs = cuda.newStream(); DeviceStream hs = host.newStream()) {
+      for (int n : SIZES) {
+        boolean[] before = new boolean[n];
+        for (int i = 0; i < n; i++) before[i] = rnd.nextInt(7) == 0;
+        // duplicates on purpose: a row kept by several pairs is marked once
+        int[] rows = new int[n == 0 ? 0 : 3 * n / 2];
+        for (int i = 0; i < rows.length; i++) rows[i] = rnd.nextInt(n);
+        try (DeviceBuffer cBits = JoinTesting.bitmap(cuda, before, cs);
+            DeviceBuffer hBits = JoinTesting.bitmap(host, before, hs);
+            DeviceBuffer cRows = JoinTesting.upload(cuda, rows, cs);
+            DeviceBuffer hRows = JoinTesting.upload(host, rows, hs)) {
+          cuda.joins().markRows(cBits, cRows, rows.length, cs);
+          host.joins().markRows(hBits, hRows, rows.length, hs);
+          assertArrayEquals(JoinTesting.bytes(host, hBits, (n + 7) / 8, hs),
+              JoinTesting.bytes(cuda, cBits, (n + 7) / 8, cs), "marked rows of " + n);
+        }
+      }
+    }
+  }
+
   private void assertHashesMatch(Side c, Side h, DeviceStream cs, DeviceStream hs, String what) {
     int n = c.keys().rowCount();
     try (DeviceBuffer ch = cuda.allocate(8L * n, cs); DeviceBuffer hh = host.allocate(8L * n, hs)) {
@@ -177,16 +199,15 @@ class CudaJoinMatchesHostTest extends CudaVsHostTestBase {
       if (variant == ProbeVariant.PUSH_DOWN && ct.isUnique()) continue;
       for (boolean select : new boolean[] {false, true}) {
         for (int capacity : new int[] {997, 1 << 26}) {
-          DeviceBuffer cBuild = ct.trackBuildMatches(cuda, cs);
-          DeviceBuffer hBuild = ht.trackBuildMatches(host, hs);
-          cuda.fill(cBuild, 0, buildBytes, (byte) 0, cs);
-          host.fill(hBuild, 0, buildBytes, (byte) 0, hs);
-          try (ProbeBatch cb = new ProbeBatch(cuda, cp.keys(), select ? cSel : null, true, cs);
+          boolean[] none = new boolean[ct.rowCount()];
+          try (DeviceBuffer cBuild = JoinTesting.bitmap(cuda, none, cs);
+              DeviceBuffer hBuild = JoinTesting.bitmap(host, none, hs);
+              ProbeBatch cb = new ProbeBatch(cuda, cp.keys(), select ? cSel : null, true, cs);
               ProbeBatch hb = new ProbeBatch(host, hp.keys(), select ? hSel : null, true, hs)) {
             String how = variant + (select ? " with selection" : "") + " at capacity " + capacity + ", " + ct + ", "
                 + what;
-            assertArrayEquals(JoinTesting.probeAll(host, ht, hb, capacity, variant, hs),
-                JoinTesting.probeAll(cuda, ct, cb, capacity, variant, cs), "pairs, " + how);
+            assertArrayEquals(JoinTesting.probeAll(host, ht, hb, capacity, variant, hBuild, hs),
+                JoinTesting.probeAll(cuda, ct, cb, capacity, variant, cBuild, cs), "pairs, " + how);
             assertArrayEquals(JoinTesting.bytes(host, hb.matches(), (rows + 7) / 8, hs),
                 JoinTesting.bytes(cuda, cb.matches(), (rows + 7) / 8, cs), "probe matches, " + how);
             assertArrayEquals(JoinTesting.bytes(host, hBuild, buildBytes, hs),

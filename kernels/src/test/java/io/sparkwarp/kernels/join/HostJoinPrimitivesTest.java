@@ -89,7 +89,7 @@ class HostJoinPrimitivesTest extends BackendTestBase {
           for (ProbeVariant v : List.of(ProbeVariant.NAIVE, ProbeVariant.REFILL)) checkProbes(u, probeKeys, selection,
               v, expected);
           assertThrows(IllegalArgumentException.class, () -> backend.joins().probe(u, new ProbeBatch(backend,
-              probeKeys, null, false, stream), ProbePosition.START, 10, ProbeVariant.PUSH_DOWN, stream));
+              probeKeys, null, false, stream), ProbePosition.START, 10, ProbeVariant.PUSH_DOWN, null, stream));
         }
       }
       try (HashTable m = backend.joins().buildMulti(buildKeys, stream)) {
@@ -107,10 +107,9 @@ class HostJoinPrimitivesTest extends BackendTestBase {
       long[] expected) {
     int probeRows = probeKeys.rowCount();
     for (int capacity : new int[] {1, 2, 3, 7, 1 << 20}) {
-      DeviceBuffer buildMatches = table.trackBuildMatches(backend, stream);
-      backend.fill(buildMatches, 0, buildMatches.size(), (byte) 0, stream);
-      try (ProbeBatch batch = new ProbeBatch(backend, probeKeys, selection, true, stream)) {
-        long[] pairs = JoinTesting.probeAll(backend, table, batch, capacity, variant, stream);
+      try (DeviceBuffer buildMatches = JoinTesting.bitmap(backend, new boolean[table.rowCount()], stream);
+          ProbeBatch batch = new ProbeBatch(backend, probeKeys, selection, true, stream)) {
+        long[] pairs = JoinTesting.probeAll(backend, table, batch, capacity, variant, buildMatches, stream);
         String what = variant + " on " + table + " at capacity " + capacity;
         assertArrayEquals(expected, pairs, what);
         assertArrayEquals(bits(JoinTesting.matched(expected, probeRows, true)),
@@ -221,6 +220,18 @@ class HostJoinPrimitivesTest extends BackendTestBase {
       assertTrue(t.maxBucketLength() >= 4);
       assertEquals(8, t.bucketCount());
       assertEquals((double) t.entryCount() / t.nonEmptyBuckets(), t.meanBucketLength());
+    }
+  }
+
+  @Test
+  void markRowsSetsTheListedRowsAndKeepsTheOthers() {
+    boolean[] before = {true, false, false, false, false, false, false, false, false, true, false};
+    try (DeviceBuffer bitmap = JoinTesting.bitmap(backend, before, stream);
+        DeviceBuffer rows = JoinTesting.upload(backend, new int[] {3, 8, 3, 10, 0}, stream)) {
+      backend.joins().markRows(bitmap, rows, 4, stream);
+      boolean[] after = before.clone();
+      after[3] = after[8] = after[10] = true;
+      assertArrayEquals(bits(after), JoinTesting.bytes(backend, bitmap, 2, stream), "row 0 is past the count");
     }
   }
 

@@ -372,7 +372,7 @@ public final class JoinMicrobenchmark {
     int chunks = 0;
     ProbePosition at = ProbePosition.START;
     while (true) {
-      try (ProbeResult r = backend.joins().probe(table, batch, at, capacity, variant, stream)) {
+      try (ProbeResult r = backend.joins().probe(table, batch, at, capacity, variant, null, stream)) {
         pairs += r.pairCount();
         active += r.activeLanes();
         iterations += r.warpIterations();

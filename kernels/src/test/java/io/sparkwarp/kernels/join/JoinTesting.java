@@ -49,13 +49,17 @@ public final class JoinTesting {
     return out.stream().mapToLong(Long::longValue).sorted().toArray();
   }
 
-  /** Every chunk's pairs from START to the end, each chunk checked against the capacity, as sorted codes. */
+  /**
+   * Every chunk's pairs from START to the end, each chunk checked against the capacity, as sorted codes; matched
+   * build rows are marked in {@code buildMatches} unless it is null.
+   */
   public static long[] probeAll(Backend backend, HashTable table, ProbeBatch batch, int capacity,
-      ProbeVariant variant, DeviceStream stream) {
+      ProbeVariant variant, DeviceBuffer buildMatches, DeviceStream stream) {
     List<long[]> chunks = new ArrayList<>();
     ProbePosition at = ProbePosition.START;
     while (true) {
-      try (ProbeResult r = backend.joins().probe(table, batch, at, capacity, variant, stream)) {
+      try (ProbeResult r = backend.joins().probe(table, batch, at, capacity, variant, buildMatches,
+          stream)) {
         assertTrue(r.pairCount() <= capacity, r.pairCount() + " pairs in a chunk of " + capacity);
         int[] p = ints(backend, r.probeRows(), r.pairCount(), stream);
         int[] b = ints(backend, r.buildRows(), r.pairCount(), stream);

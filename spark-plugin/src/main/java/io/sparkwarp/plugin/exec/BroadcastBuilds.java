@@ -7,54 +7,73 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.types.DataTypeUtils;
 import org.apache.spark.sql.execution.joins.HashedRelation;
+import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.BroadcastBlockId;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Broadcast build sides on the device, one per broadcast and executor, shared by its tasks: made by the first task
- * that needs it (on the runtime's shared stream, charged to no task), reference counted while tasks probe it, and
- * kept afterwards for later stages over the same broadcast. Unused builds are freed, least recently used first,
- * once the cache holds more than an eighth of the device memory limit, and all when the executor stops.
+ * Broadcast build sides on the device, one per broadcast and executor, shared by its tasks ({@link
+ * BroadcastBuildCache}): made by the first task that needs it (on the runtime's shared stream, charged to no task)
+ * and kept for later stages over the same broadcast until Spark removes the broadcast. Spark removes a broadcast's
+ * blocks from every executor's BlockManager when it is destroyed or unpersisted, or when the ContextCleaner finds
+ * the driver's handle unreachable (RemoveBroadcast); a build whose broadcast has no block left here is freed once no
+ * task uses it, checked whenever a task releases a build and at the end of every task on the executor. Idle builds
+ * are also freed, least recently used first, while they hold more than an eighth of the device memory limit; all go
+ * when the executor stops.
  */
-final class BroadcastBuilds {
-  private static final Map<Long, Entry> CACHE = new LinkedHashMap<>(16, 0.75f, true);
+public final class BroadcastBuilds {
+  private static final BroadcastBuildCache CACHE = new BroadcastBuildCache(BroadcastBuilds::present,
+      () -> GpuRuntime.get().backend().deviceMemory().limit() / 8);
   private static boolean shutdownHooked;
 
   private BroadcastBuilds() {}
 
-  /** One build on the device, and how many tasks use it. */
-  private static final class Entry {
-    final JoinBuildSide build;
-    int users;
-
-    Entry(JoinBuildSide build) {
-      this.build = build;
-    }
-  }
-
   /** The build of broadcast {@code id}, made from {@code relation}'s rows if this executor has none yet. */
-  static synchronized JoinBuildSide acquire(long id, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
+  static JoinBuildSide acquire(long id, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
     GpuRuntime runtime = GpuRuntime.get();
-    if (!shutdownHooked) {
-      runtime.onShutdown(BroadcastBuilds::clear);
-      shutdownHooked = true;
+    synchronized (BroadcastBuilds.class) {
+      if (!shutdownHooked) {
+        runtime.onShutdown(BroadcastBuilds::clear);
+        shutdownHooked = true;
+      }
     }
-    Entry entry = CACHE.get(id);
-    if (entry == null) {
-      entry = make(runtime, relation, plan);
-      CACHE.put(id, entry);
-    }
-    entry.users++;
-    return entry.build;
+    return CACHE.acquire(id, () -> make(runtime, relation, plan));
   }
 
-  private static Entry make(GpuRuntime runtime, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
+  /** One task is done with broadcast {@code id}'s build. */
+  static void release(long id) {
+    CACHE.release(id);
+  }
+
+  /** Frees the idle builds of broadcasts Spark removed; the executor plugin calls it as each task ends. */
+  public static void freeRemoved() {
+    CACHE.freeRemovedUnlessBusy();
+  }
+
+  /** Device bytes this executor holds for broadcast {@code id}'s build, 0 when none: for diagnostics and tests. */
+  public static long deviceBytes(long id) {
+    return CACHE.deviceBytes(id);
+  }
+
+  /**
+   * Whether broadcast {@code id} still has a block in this executor's BlockManager: its first piece (every
+   * executor that read the broadcast stores the pieces it fetched, and the driver the pieces it wrote) or its
+   * value. RemoveBroadcast removes them all.
+   */
+  private static boolean present(long id) {
+    BlockManager blocks = SparkEnv.get().blockManager();
+    return blocks.getStatus(new BroadcastBlockId(id, "piece0")).isDefined()
+        || blocks.getStatus(new BroadcastBlockId(id, "")).isDefined();
+  }
+
+  private static JoinBuildSide make(GpuRuntime runtime, HashedRelation relation,
+      GpuHashJoinExec.PartitionPlan plan) {
     Backend backend = runtime.backend();
     DeviceStream stream = runtime.sharedStream();
     try (DeviceMemory.TaskScope shared = backend.deviceMemory().enterTask(DeviceMemory.NO_TASK);
@@ -69,9 +88,9 @@ final class BroadcastBuilds {
             stream) : ArrowUpload.upload(backend, root, stream);
         stream.synchronize();  // the pinned rows are freed next; other tasks' streams read the build
       }
-      JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.spec(), stream);
+      JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.buildKeys(), stream);
       stream.synchronize();
-      return new Entry(build);
+      return build;
     }
   }
 
@@ -105,24 +124,10 @@ final class BroadcastBuilds {
     };
   }
 
-  /** One task is done with {@code build}. */
-  static synchronized void release(JoinBuildSide build) {
-    CACHE.values().stream().filter(e -> e.build == build).findFirst().ifPresent(e -> e.users--);
-    long budget = GpuRuntime.get().backend().deviceMemory().limit() / 8;
-    long held = CACHE.values().stream().mapToLong(e -> e.build.batch().deviceBytes()).sum();
-    Iterator<Map.Entry<Long, Entry>> lru = CACHE.entrySet().iterator();
-    while (held > budget && lru.hasNext()) {
-      Entry e = lru.next().getValue();
-      if (e.users > 0) continue;
-      lru.remove();
-      held -= e.build.batch().deviceBytes();
-      e.build.free();
-    }
-  }
-
-  private static synchronized void clear() {
-    CACHE.values().forEach(e -> e.build.free());
+  private static void clear() {
     CACHE.clear();
-    shutdownHooked = false;
+    synchronized (BroadcastBuilds.class) {
+      shutdownHooked = false;
+    }
   }
 }

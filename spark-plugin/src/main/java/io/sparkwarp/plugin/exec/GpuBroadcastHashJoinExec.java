@@ -35,12 +35,11 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
     PartitionPlan plan = partitionPlan();
     Broadcast<HashedRelation> broadcast = (Broadcast<HashedRelation>) (Broadcast<?>) (buildLeft() ? left : right)
         .executeBroadcast();
+    long id = broadcast.id();
     return Partitions.map((buildLeft() ? right : left).executeColumnar(), stream -> {
       TaskGpu gpu = TaskGpu.get();
-      JoinBuildSide build = BroadcastBuilds.acquire(broadcast.id(), broadcast.value(), plan);
-      return new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(build), stream, plan.spec(),
-          DeviceBatches.types(plan.streamOutput(), plan.timeZone()), plan.chunkPairs(), plan.residual(),
-          plan.output(), plan.metrics());
+      JoinBuildSide build = BroadcastBuilds.acquire(id, broadcast.value(), plan);
+      return new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(id), stream, plan);
     });
   }
 

@@ -1,9 +1,7 @@
 package io.sparkwarp.plugin.exec;
 
-import io.sparkwarp.plugin.expr.CompiledExpressions;
-import io.sparkwarp.plugin.expr.ExpressionCompiler;
+import io.sparkwarp.join.JoinType;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -16,8 +14,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * What the GPU hash joins share: two children, the Spark join's output and partitioning (kept, so operators
- * planned around the join still see what they were planned for), the resolved {@link JoinSpec}, and the residual
- * condition (inner joins), compiled per partition on the executor.
+ * planned around the join still see what they were planned for), the resolved {@link JoinSpec}, Spark's keys (key
+ * expressions are computed on the device) and the residual condition, compiled per partition on the executor.
  */
 public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
   protected final Seq<Expression> leftKeys;
@@ -83,23 +81,54 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
 
   /** What a partition needs to run the join, serialisable with the closure. */
   protected final PartitionPlan partitionPlan() {
-    List<Attribute> out = new ArrayList<>(CollectionConverters.asJava(joinOutput));
-    List<Attribute> streamOutput = new ArrayList<>(CollectionConverters.asJava(
-        spec.buildSide() == io.sparkwarp.join.JoinType.Side.LEFT ? right.output() : left.output()));
-    List<Attribute> buildOutput = new ArrayList<>(CollectionConverters.asJava(
-        spec.buildSide() == io.sparkwarp.join.JoinType.Side.LEFT ? left.output() : right.output()));
-    return new PartitionPlan(spec, out, buildOutput, streamOutput, condition.isDefined() ? condition.get() : null,
-        timeZone, chunkPairs, JoinMetrics.of(this));
+    return new PartitionPlan(spec, CollectionConverters.asJava(joinOutput), CollectionConverters.asJava(left.output()),
+        CollectionConverters.asJava(right.output()), spec.deviceKeys(leftKeys), spec.deviceKeys(rightKeys),
+        condition.isDefined() ? condition.get() : null, timeZone, chunkPairs, JoinMetrics.of(this));
   }
 
-  /** The serialisable part of a join's partitions. */
-  record PartitionPlan(JoinSpec spec, List<Attribute> output, List<Attribute> buildOutput,
-      List<Attribute> streamOutput, Expression condition, String timeZone, int chunkPairs, JoinMetrics metrics)
-      implements java.io.Serializable {
-    /** The residual condition over the output, compiled on the executor; null without one. */
-    CompiledExpressions residual() {
-      return condition == null ? null : ExpressionCompiler.compilePredicate(condition, output,
-          new ExpressionSettings(false, timeZone, f -> true));
+  /**
+   * The serialisable part of a join's partitions: the outputs of the join and of its two sides, each side's device
+   * keys, and the residual condition (null without one), compiled on the executor.
+   */
+  record PartitionPlan(JoinSpec spec, List<Attribute> output, List<Attribute> leftOutput,
+      List<Attribute> rightOutput, List<Expression> leftKeys, List<Expression> rightKeys, Expression condition,
+      String timeZone, int chunkPairs, JoinMetrics metrics) implements java.io.Serializable {
+    PartitionPlan {
+      output = List.copyOf(output);
+      leftOutput = List.copyOf(leftOutput);
+      rightOutput = List.copyOf(rightOutput);
+      leftKeys = List.copyOf(leftKeys);
+      rightKeys = List.copyOf(rightKeys);
+    }
+
+    private boolean buildLeft() {
+      return spec.buildSide() == JoinType.Side.LEFT;
+    }
+
+    List<Attribute> buildOutput() {
+      return buildLeft() ? leftOutput : rightOutput;
+    }
+
+    List<Attribute> streamOutput() {
+      return buildLeft() ? rightOutput : leftOutput;
+    }
+
+    KeyProjection buildKeys() {
+      return KeyProjection.compile(buildLeft() ? leftKeys : rightKeys, spec.nullSafe(), buildOutput(), settings());
+    }
+
+    KeyProjection streamKeys() {
+      return KeyProjection.compile(buildLeft() ? rightKeys : leftKeys, spec.nullSafe(), streamOutput(), settings());
+    }
+
+    /** The residual condition, or null without one. */
+    ResidualCondition residual() {
+      return condition == null ? null : ResidualCondition.compile(condition, leftOutput, rightOutput, settings());
+    }
+
+    /** Planning checked the session's switches; the executor compiles what planning accepted. */
+    private ExpressionSettings settings() {
+      return new ExpressionSettings(false, timeZone, f -> true);
     }
   }
 }

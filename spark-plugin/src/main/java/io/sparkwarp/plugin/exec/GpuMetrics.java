@@ -48,7 +48,7 @@ public final class GpuMetrics {
   /** The operator metrics plus what a hash join's probes did: matches, the variants chosen, lane utilisation. */
   static Map<String, SQLMetric> join(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);
-    m.put(MATCHES, SQLMetrics.createMetric(sc, "matched pairs"));
+    m.put(MATCHES, SQLMetrics.createMetric(sc, "pairs with equal keys"));
     m.put(NAIVE_PROBES, SQLMetrics.createMetric(sc, "batches probed naively"));
     m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
     m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));

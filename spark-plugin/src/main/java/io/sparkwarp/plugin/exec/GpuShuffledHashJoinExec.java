@@ -35,9 +35,7 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
       boolean buildLeft = plan.spec().buildSide() == JoinType.Side.LEFT;
       TaskGpu gpu = TaskGpu.get();
       JoinBuildSide build = buildPartition(gpu, buildLeft ? l : r, plan);
-      return new HashJoinIterator(gpu, build, build::free, buildLeft ? r : l, plan.spec(),
-          DeviceBatches.types(plan.streamOutput(), plan.timeZone()), plan.chunkPairs(), plan.residual(),
-          plan.output(), plan.metrics());
+      return new HashJoinIterator(gpu, build, build::free, buildLeft ? r : l, plan);
     });
   }
 
@@ -54,7 +52,7 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
     } finally {
       Closeables.closeAll(parts);
     }
-    return JoinBuildSide.of(gpu.backend(), batch, plan.spec(), gpu.stream());
+    return JoinBuildSide.of(gpu.backend(), batch, plan.buildKeys(), gpu.stream());
   }
 
   @Override

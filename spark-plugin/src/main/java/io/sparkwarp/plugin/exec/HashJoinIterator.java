@@ -6,7 +6,6 @@ import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.join.DeviceHashJoin;
 import io.sparkwarp.join.ProbeMetrics;
-import io.sparkwarp.plugin.expr.CompiledExpressions;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -17,41 +16,38 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
- * One partition of a GPU hash join: each stream batch is joined as it arrives (closing it), its output batches
- * queued and handed on one by one, filtered by the residual condition when there is one; after the last stream
- * batch come the build side's own rows (outer, semi and anti joins building the left side). The build is
- * released when the partition ends or its task does, whichever is first.
+ * One partition of a GPU hash join: each stream batch is joined as it arrives (closing it), its keys computed first
+ * where they are expressions, its output batches queued and handed on one by one; after the last stream batch come
+ * the build side's own rows (outer, semi and anti joins building the left side). The residual condition, if any,
+ * is part of the device join. The build is released when the partition ends or its task does, whichever is first.
  */
 final class HashJoinIterator extends LazyBatchIterator {
   private final TaskGpu gpu;
-  private final JoinBuildSide build;
   /** Gives the build back: frees a partition's own, or releases a shared broadcast build. */
   private final Runnable releaseBuild;
   private final Iterator<ColumnarBatch> stream;
-  private final JoinSpec spec;
+  private final KeyProjection streamKeys;
   private final DeviceHashJoin join;
-  private final CompiledExpressions residual;
+  private final ResidualCondition residual;
   private final List<Attribute> output;
   private final JoinMetrics metrics;
   private final ArrayDeque<DeviceBatch> ready = new ArrayDeque<>();
   private boolean finished;
   private boolean released;
 
-  /** @param residual the compiled residual condition over the output, or null */
   HashJoinIterator(TaskGpu gpu, JoinBuildSide build, Runnable releaseBuild, Iterator<ColumnarBatch> stream,
-      JoinSpec spec,
-      List<DeviceType> streamTypes, int chunkPairs, CompiledExpressions residual, List<Attribute> output,
-      JoinMetrics metrics) {
+      GpuHashJoinExec.PartitionPlan plan) {
     this.gpu = gpu;
-    this.build = build;
     this.releaseBuild = releaseBuild;
     this.stream = stream;
-    this.spec = spec;
-    this.residual = residual;
-    this.output = output;
-    this.metrics = metrics;
-    this.join = new DeviceHashJoin(gpu.backend(), build.batch(), build.keys(), build.table(), spec.type(),
-        spec.buildSide(), streamTypes, chunkPairs, null, gpu.stream());
+    this.streamKeys = plan.streamKeys();
+    this.residual = plan.residual();
+    this.output = plan.output();
+    this.metrics = plan.metrics();
+    List<DeviceType> streamTypes = DeviceBatches.types(plan.streamOutput(), plan.timeZone());
+    this.join = new DeviceHashJoin(gpu.backend(), build.batch(), build.keys().keys(), build.table(),
+        plan.spec().type(), plan.spec().buildSide(), residual == null ? null : residual.condition(), streamTypes,
+        plan.chunkPairs(), null, gpu.stream());
     TaskContext.get().addTaskCompletionListener((TaskCompletionListener) ctx -> release());
   }
 
@@ -59,11 +55,7 @@ final class HashJoinIterator extends LazyBatchIterator {
   protected ColumnarBatch computeNext() {
     while (true) {
       if (!ready.isEmpty()) {
-        DeviceBatch next = filtered(ready.poll());
-        if (next.rowCount() == 0) {
-          next.close();
-          continue;
-        }
+        DeviceBatch next = ready.poll();
         metrics.rows().add(next.rowCount());
         metrics.batches().add(1);
         return DeviceBatches.wrap(next, output);
@@ -87,21 +79,14 @@ final class HashJoinIterator extends LazyBatchIterator {
     gpu.acquireDevice();
     long start = System.nanoTime();
     ProbeMetrics before = join.metrics();
-    try (DeviceBatch streamBatch = DeviceBatches.unwrap(batch)) {
-      join.join(streamBatch, JoinKeyColumns.of(streamBatch, spec.streamKeys(), spec.nullSafe()), ready::add);
+    try (DeviceBatch streamBatch = DeviceBatches.unwrap(batch);
+        ProjectedKeys keys = streamKeys.of(gpu.backend(), streamBatch, gpu.stream())) {
+      join.join(streamBatch, keys.keys(), ready::add);
+    } catch (ExpressionErrorException e) {
+      throw residual.toSparkException(e);  // key errors are Spark's already: only the condition raises these here
     }
     metrics.probed(before, join.metrics());
     metrics.gpuTime().add(System.nanoTime() - start);
-  }
-
-  /** {@code batch} less the rows the residual condition rejects (closing {@code batch}). */
-  private DeviceBatch filtered(DeviceBatch batch) {
-    if (residual == null) return batch;
-    try (batch) {
-      return CompiledEvaluation.filter(gpu, residual, batch, StringMatching.unreported());
-    } catch (ExpressionErrorException e) {
-      throw residual.toSparkException(e);
-    }
   }
 
   private void release() {
@@ -109,6 +94,7 @@ final class HashJoinIterator extends LazyBatchIterator {
       released = true;
       Closeables.closeAll(List.copyOf(ready));
       ready.clear();
+      join.close();
       releaseBuild.run();
     }
   }

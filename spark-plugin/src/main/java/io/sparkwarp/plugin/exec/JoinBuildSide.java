@@ -4,24 +4,32 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.join.HashJoinBuild;
 import java.util.List;
 
-/** A join's build side on the device: its batch, the key columns in it, and the hash table over them. */
-record JoinBuildSide(DeviceBatch batch, JoinKeys keys, HashJoinBuild table) {
-  /** Builds the table over {@code batch}'s key columns; takes the batch (closed if the build fails). */
-  static JoinBuildSide of(Backend backend, DeviceBatch batch, JoinSpec spec, DeviceStream stream) {
+/** A join's build side on the device: its batch, its keys (computed ones owned), and the hash table over them. */
+record JoinBuildSide(DeviceBatch batch, ProjectedKeys keys, HashJoinBuild table) {
+  /** Builds the table over {@code batch}'s keys; takes the batch (closed if the build fails). */
+  static JoinBuildSide of(Backend backend, DeviceBatch batch, KeyProjection keyProjection, DeviceStream stream) {
+    ProjectedKeys keys = null;
     try {
-      JoinKeys keys = JoinKeyColumns.of(batch, spec.buildKeys(), spec.nullSafe());
-      return new JoinBuildSide(batch, keys, HashJoinBuild.build(backend, keys, HashJoinBuild.Choice.AUTO, stream));
+      keys = keyProjection.of(backend, batch, stream);
+      return new JoinBuildSide(batch, keys, HashJoinBuild.build(backend, keys.keys(), HashJoinBuild.Choice.AUTO,
+          stream));
     } catch (RuntimeException e) {
-      batch.close();
+      Closeables.closeAll(keys == null ? List.of(batch) : List.of(keys, batch));
       throw e;
     }
   }
 
+  /** Device bytes of the batch, its computed keys and the table. */
+  long deviceBytes() {
+    return batch.deviceBytes() + keys.computed().stream().mapToLong(DeviceColumn::deviceBytes).sum()
+        + table.deviceBytes();
+  }
+
   void free() {
-    Closeables.closeAll(List.of(table, batch));
+    Closeables.closeAll(List.of(table, keys, batch));
   }
 }

@@ -2,17 +2,17 @@ package io.sparkwarp.plugin.rewrite;
 
 import io.sparkwarp.join.DeviceHashJoin;
 import io.sparkwarp.join.JoinType;
+import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.plugin.exec.GpuBroadcastHashJoinExec;
 import io.sparkwarp.plugin.exec.GpuShuffledHashJoinExec;
 import io.sparkwarp.plugin.exec.JoinSpec;
-import io.sparkwarp.plugin.expr.CompiledExpressions;
-import io.sparkwarp.plugin.expr.ExpressionCompiler;
+import io.sparkwarp.plugin.exec.KeyProjection;
+import io.sparkwarp.plugin.exec.ResidualCondition;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Coalesce;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNull;
@@ -37,8 +37,9 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Spark's three equi-joins. Shuffled hash and sort-merge joins become {@link GpuShuffledHashJoinExec} (a sort-merge
  * join's sorted inputs are not needed, so the sorts Spark put under it go); a broadcast hash join becomes {@link
- * GpuBroadcastHashJoinExec} over Spark's own broadcast. Keys must be columns (Spark's rewrite of {@code <=>} into
- * a coalesce/isnull pair of keys is recognised as a null-safe key) of a type the kernels compare.
+ * GpuBroadcastHashJoinExec} over Spark's own broadcast. Keys are of a type the kernels compare: columns, or
+ * expressions the device computes (Spark's rewrite of {@code <=>} into a coalesce/isnull pair of keys is recognised
+ * as one null-safe key). A residual condition runs on the device for every join type.
  */
 final class JoinMeta extends ExecMeta {
   private final Seq<Expression> leftKeys;
@@ -89,17 +90,12 @@ final class JoinMeta extends ExecMeta {
         : (type.get() == JoinType.RIGHT_OUTER ? JoinType.Side.LEFT : JoinType.Side.RIGHT);
     spec = keys(type.get(), buildSide);
     if (broadcast && DeviceHashJoin.tracksBuildMatches(type.get(), buildSide)) {
-      // a broadcast build is shared by the executor's tasks: none may record its own matches in it
+      // every task probes the shared build with part of the stream side: none knows which build rows no row matched
       willNotWorkOnGpu("a broadcast " + sparkType + " join that keeps the build side's own rows is not supported");
     }
     if (condition.isDefined()) {
-      if (type.get() != JoinType.INNER) {
-        willNotWorkOnGpu("a residual condition on a " + sparkType + " join is not supported (inner joins only)");
-      } else {
-        CompiledExpressions compiled = ExpressionCompiler.compilePredicate(condition.get(),
-            CollectionConverters.asJava(plan.output()), context.expressions());
-        compiled.reasons().forEach(r -> willNotWorkOnGpu("residual condition: " + r));
-      }
+      ResidualCondition.compile(condition.get(), sideOutput(0), sideOutput(1), context.expressions()).reasons()
+          .forEach(r -> willNotWorkOnGpu("residual condition: " + r));
     }
   }
 
@@ -113,57 +109,54 @@ final class JoinMeta extends ExecMeta {
     return Optional.empty();
   }
 
-  /** The keys as column ordinals of each side, or null with the reasons recorded. */
+  /**
+   * The device keys, Spark's null-safe key pairs folded into one key each, or null with the reasons recorded. A key
+   * that is not a column is computed on the device where the expression compiler can.
+   */
   private JoinSpec keys(JoinType type, JoinType.Side buildSide) {
     List<Expression> lk = CollectionConverters.asJava(leftKeys);
     List<Expression> rk = CollectionConverters.asJava(rightKeys);
-    List<Attribute> leftOut = CollectionConverters.asJava(plan.children().apply(0).output());
-    List<Attribute> rightOut = CollectionConverters.asJava(plan.children().apply(1).output());
-    List<int[]> pairs = new ArrayList<>();
+    List<Integer> sparkKeys = new ArrayList<>();
     List<Boolean> nullSafe = new ArrayList<>();
     for (int i = 0; i < lk.size(); i++) {
       boolean safe = i + 1 < lk.size() && isNullSafePair(lk.get(i), lk.get(i + 1))
           && isNullSafePair(rk.get(i), rk.get(i + 1));
-      Expression l = safe ? lk.get(i).children().apply(0) : lk.get(i);
-      Expression r = safe ? rk.get(i).children().apply(0) : rk.get(i);
-      int li = ordinal(l, leftOut);
-      int ri = ordinal(r, rightOut);
-      if (li < 0 || ri < 0) {
-        willNotWorkOnGpu("join key " + (li < 0 ? l : r) + " is not a column (only column keys are supported)");
-        return null;
-      }
-      if (!l.dataType().equals(r.dataType()) || !joinable(l)) {
-        willNotWorkOnGpu("join key " + l + " of type " + l.dataType().simpleString() + " is not supported "
-            + "(int, long, date, timestamp, decimal up to 18 digits, string and binary keys are)");
-        return null;
-      }
-      pairs.add(new int[] {li, ri});
+      sparkKeys.add(i);
       nullSafe.add(safe);
       if (safe) i++;
     }
-    if (pairs.size() > io.sparkwarp.kernels.join.JoinKeys.MAX_COLUMNS) {
-      willNotWorkOnGpu(pairs.size() + " join keys are more than the " + io.sparkwarp.kernels.join.JoinKeys.MAX_COLUMNS
-          + " supported");
+    if (sparkKeys.size() > JoinKeys.MAX_COLUMNS) {
+      willNotWorkOnGpu(sparkKeys.size() + " join keys are more than the " + JoinKeys.MAX_COLUMNS + " supported");
       return null;
     }
     boolean[] safe = new boolean[nullSafe.size()];
     for (int i = 0; i < safe.length; i++) safe[i] = nullSafe.get(i);
-    return new JoinSpec(type, buildSide, pairs.stream().mapToInt(p -> p[0]).toArray(),
-        pairs.stream().mapToInt(p -> p[1]).toArray(), safe);
+    JoinSpec keys = new JoinSpec(type, buildSide, sparkKeys.stream().mapToInt(Integer::intValue).toArray(), safe);
+    List<Expression> left = keys.deviceKeys(leftKeys);
+    List<Expression> right = keys.deviceKeys(rightKeys);
+    for (int i = 0; i < left.size(); i++) {
+      Expression l = left.get(i);
+      if (!l.dataType().equals(right.get(i).dataType()) || !joinable(l)) {
+        willNotWorkOnGpu("join key " + l + " of type " + l.dataType().simpleString() + " is not supported "
+            + "(int, long, date, timestamp, decimal up to 18 digits, string and binary keys are)");
+        return null;
+      }
+    }
+    List<String> reasons = new ArrayList<>(KeyProjection.compile(left, safe, sideOutput(0), context.expressions())
+        .reasons());
+    reasons.addAll(KeyProjection.compile(right, safe, sideOutput(1), context.expressions()).reasons());
+    reasons.forEach(r -> willNotWorkOnGpu("join key: " + r));
+    return reasons.isEmpty() ? keys : null;
+  }
+
+  private List<Attribute> sideOutput(int child) {
+    return CollectionConverters.asJava(plan.children().apply(child).output());
   }
 
   /** Spark plans {@code a <=> b} as two keys: {@code coalesce(a, default)} and {@code isnull(a)}. */
   private static boolean isNullSafePair(Expression first, Expression second) {
     return first instanceof Coalesce c && c.children().size() == 2 && c.children().apply(1) instanceof Literal
         && second instanceof IsNull n && n.child().semanticEquals(c.children().apply(0));
-  }
-
-  private static int ordinal(Expression e, List<Attribute> output) {
-    if (!(e instanceof AttributeReference a)) return -1;
-    for (int i = 0; i < output.size(); i++) {
-      if (output.get(i).exprId().equals(a.exprId())) return i;
-    }
-    return -1;
   }
 
   private boolean joinable(Expression key) {
