@@ -1,25 +1,25 @@
 package io.sparkwarp.join;
 
-import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.strings.MatchingProgram;
 
 /**
  * A hash join's residual (non-equi) condition: a pair of rows whose keys are equal is a match only where the
  * condition is true (null counts as false), so it decides the pairs an inner join emits, which rows an outer join
  * null-extends and which rows a semi or anti join keeps.
  *
- * @param predicate a program with one computed boolean output, over the columns {@code leftColumns} of the left
+ * @param predicate a program (with the string predicates it reads) with one computed boolean output, over the columns {@code leftColumns} of the left
  *     side and then {@code rightColumns} of the right side, in that order: only the columns it reads are gathered
  *     for the pairs
  * @param leftColumns ordinals of left-side columns, the program's first inputs
  * @param rightColumns ordinals of right-side columns, its remaining inputs
  */
-public record JoinCondition(ExprProgram predicate, int[] leftColumns, int[] rightColumns) {
+public record JoinCondition(MatchingProgram predicate, int[] leftColumns, int[] rightColumns) {
   public JoinCondition {
-    predicate.checkPredicate();
+    predicate.program().checkPredicate();
     leftColumns = leftColumns.clone();
     rightColumns = rightColumns.clone();
-    if (predicate.inputTypes().size() != leftColumns.length + rightColumns.length) {
-      throw new IllegalArgumentException("a condition over " + predicate.inputTypes().size() + " columns reads "
+    if (predicate.columnTypes().size() != leftColumns.length + rightColumns.length) {
+      throw new IllegalArgumentException("a condition over " + predicate.columnTypes().size() + " columns reads "
           + leftColumns.length + " left and " + rightColumns.length + " right columns");
     }
   }

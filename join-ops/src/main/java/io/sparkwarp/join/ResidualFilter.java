@@ -38,8 +38,8 @@ final class ResidualFilter {
     List<DeviceType> read = new ArrayList<>();
     for (int c : condition.leftColumns()) read.add(leftTypes.get(c));
     for (int c : condition.rightColumns()) read.add(rightTypes.get(c));
-    if (!read.equals(condition.predicate().inputTypes())) {
-      throw new IllegalArgumentException("a condition over " + condition.predicate().inputTypes() + " reads columns "
+    if (!read.equals(condition.predicate().columnTypes())) {
+      throw new IllegalArgumentException("a condition over " + condition.predicate().columnTypes() + " reads columns "
           + read);
     }
     this.backend = backend;
@@ -89,8 +89,8 @@ final class ResidualFilter {
       inputs.addAll(left.columns());
       inputs.addAll(right.columns());
       // a view of the two gathered batches, closed with them
-      List<DeviceColumn> out = backend.expressions().project(condition.predicate(),
-          new DeviceBatch(inputs, chunk.pairCount()), stream);
+      List<DeviceColumn> out = condition.predicate().project(backend, new DeviceBatch(inputs, chunk.pairCount()),
+          stream);
       return out.get(0);
     }
   }

@@ -13,6 +13,10 @@ import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.Comparison;
 import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.kernels.strings.SegmentMatcher;
+import io.sparkwarp.strings.ColumnMatch;
+import io.sparkwarp.strings.MatchOptions;
+import io.sparkwarp.strings.MatchingProgram;
 import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.testing.BackendTestBase;
 import java.nio.charset.StandardCharsets;
@@ -85,23 +89,34 @@ class DeviceHashJoinTest extends BackendTestBase {
   private static List<Condition> conditions() {
     List<DeviceType> twoInts = List.of(DeviceType.INT, DeviceType.INT);
     return List.of(
-        new Condition("l.v < r.v", new JoinCondition(ExprProgram.builder(twoInts).column(0).column(1)
-            .compare(Comparison.LT).output().build(), new int[] {Side.VALUE}, new int[] {Side.VALUE}),
+        new Condition("l.v < r.v", new JoinCondition(MatchingProgram.plain(ExprProgram.builder(twoInts).column(0).column(1)
+            .compare(Comparison.LT).output().build()), new int[] {Side.VALUE}, new int[] {Side.VALUE}),
             (l, i, r, j) -> l.values[i] == null || r.values[j] == null ? null : l.values[i] < r.values[j]),
-        new Condition("r.n < l.n or l.v is null", new JoinCondition(ExprProgram.builder(List.of(DeviceType.STRING,
+        new Condition("r.n < l.n or l.v is null", new JoinCondition(MatchingProgram.plain(ExprProgram.builder(List.of(DeviceType.STRING,
             DeviceType.INT, DeviceType.STRING)).column(2).column(0).compare(Comparison.LT).column(1).isNull().or()
-            .output().build(), new int[] {Side.NAME, Side.VALUE}, new int[] {Side.NAME}),
+            .output().build()), new int[] {Side.NAME, Side.VALUE}, new int[] {Side.NAME}),
             (l, i, r, j) -> {
               Boolean less = l.names[i] == null || r.names[j] == null ? null : compareBytes(r.names[j], l.names[i]) < 0;
               boolean vNull = l.values[i] == null;
               return vNull || Boolean.TRUE.equals(less) ? Boolean.TRUE : less == null ? null : false;
             }),
-        new Condition("r.v > 100 (none pass)", new JoinCondition(ExprProgram.builder(List.of(DeviceType.INT))
-            .column(0).literal(DeviceType.INT, 100).compare(Comparison.GT).output().build(), new int[0],
+        new Condition("r.v > 100 (none pass)", new JoinCondition(MatchingProgram.plain(ExprProgram.builder(
+            List.of(DeviceType.INT))
+            .column(0).literal(DeviceType.INT, 100).compare(Comparison.GT).output().build()), new int[0],
             new int[] {Side.VALUE}), (l, i, r, j) -> r.values[j] == null ? null : r.values[j] > 100),
-        new Condition("l.v is null or l.v is not null (all pass)", new JoinCondition(ExprProgram.builder(
-            List.of(DeviceType.INT)).column(0).isNull().column(0).isNotNull().or().output().build(),
-            new int[] {Side.VALUE}, new int[0]), (l, i, r, j) -> true));
+        new Condition("l.v is null or l.v is not null (all pass)", new JoinCondition(MatchingProgram.plain(
+            ExprProgram.builder(List.of(DeviceType.INT)).column(0).isNull().column(0).isNotNull().or().output().build()),
+            new int[] {Side.VALUE}, new int[0]), (l, i, r, j) -> true),
+        // a string predicate: its match column follows the condition's columns in the program's input
+        new Condition("l.n LIKE '%1%' and r.v is not null", new JoinCondition(new MatchingProgram(
+            ExprProgram.builder(List.of(DeviceType.STRING, DeviceType.INT, DeviceType.BOOLEAN)).column(2).column(1).isNotNull().and()
+            .output().build(), List.of(new ColumnMatch(0, SegmentMatcher.contains(new byte[] {'1'}))),
+            MatchOptions.DEFAULT, results -> {}), new int[] {Side.NAME}, new int[] {Side.VALUE}),
+            (l, i, r, j) -> {
+              Boolean like = l.names[i] == null ? null : l.names[i].contains("1");
+              boolean notNull = r.values[j] != null;
+              return !notNull || Boolean.FALSE.equals(like) ? Boolean.FALSE : like == null ? null : true;
+            }));
   }
 
   private static int compareBytes(String a, String b) {
@@ -216,8 +231,8 @@ class DeviceHashJoinTest extends BackendTestBase {
 
   @Test
   void conditionOverMistypedColumnsIsRefused() {
-    JoinCondition namesAsInts = new JoinCondition(ExprProgram.builder(List.of(DeviceType.INT)).column(0).isNull()
-        .output().build(), new int[] {Side.NAME}, new int[0]);
+    JoinCondition namesAsInts = new JoinCondition(MatchingProgram.plain(ExprProgram.builder(List.of(DeviceType.INT)).column(0).isNull()
+        .output().build()), new int[] {Side.NAME}, new int[0]);
     Side side = Side.random(rnd, 5, 3);
     try (DeviceBatch l = upload(side); DeviceBatch r = upload(side)) {
       JoinKeys keys = JoinKeys.of(r.column(Side.KEY));

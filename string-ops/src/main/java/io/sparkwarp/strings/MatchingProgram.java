@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.strings.MatchResult;
 import java.util.ArrayList;
@@ -31,6 +32,12 @@ public record MatchingProgram(ExprProgram program, List<ColumnMatch> matches, Ma
   /** A program without string predicates. */
   public static MatchingProgram plain(ExprProgram program) {
     return new MatchingProgram(program, List.of(), MatchOptions.DEFAULT, results -> {});
+  }
+
+  /** The types of the batch columns the program reads: its inputs less the match columns that follow them. */
+  public List<DeviceType> columnTypes() {
+    List<DeviceType> inputs = program.inputTypes();
+    return inputs.subList(0, inputs.size() - matches.size());
   }
 
   /** The program's outputs over every row of {@code input}, which stays open. */

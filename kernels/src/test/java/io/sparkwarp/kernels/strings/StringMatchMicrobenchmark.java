@@ -8,7 +8,7 @@ import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.cuda.CudaBackend;
 import io.sparkwarp.kernels.host.HostBackend;
 import io.sparkwarp.kernels.memory.HostBlock;
-import io.sparkwarp.kernels.testing.DeviceClock;
+import io.sparkwarp.kernels.testing.BenchmarkClock;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -50,10 +50,10 @@ public final class StringMatchMicrobenchmark {
 
   private final Backend backend;
   private final DeviceStream stream;
-  private final DeviceClock clock;
+  private final BenchmarkClock clock;
   private boolean failed;
 
-  private StringMatchMicrobenchmark(Backend backend, DeviceStream stream, DeviceClock clock) {
+  private StringMatchMicrobenchmark(Backend backend, DeviceStream stream, BenchmarkClock clock) {
     this.backend = backend;
     this.stream = stream;
     this.clock = clock;
@@ -72,7 +72,7 @@ public final class StringMatchMicrobenchmark {
     try (Backend backend = host ? new HostBackend(BackendOptions.defaults())
         : CudaBackend.open(BackendOptions.defaults())) {
       DeviceStream stream = backend.newStream();
-      try (DeviceClock clock = DeviceClock.on(backend, stream)) {
+      try (BenchmarkClock clock = BenchmarkClock.of(backend, stream)) {
         System.out.printf(Locale.ROOT, "# String match microbenchmark%n%nmachine: %s; scale %s; medians of %d runs "
             + "after 1 warm-up, %s%n", backend.description(), scale, REPEAT,
             host ? "wall clock (host reference backend: no lanes, times are not GPU figures)"
@@ -205,11 +205,7 @@ public final class StringMatchMicrobenchmark {
 
   /** Median milliseconds of {@value #REPEAT} runs after a warm-up. */
   private double median(Runnable op) {
-    op.run();
-    double[] ms = new double[REPEAT];
-    for (int i = 0; i < REPEAT; i++) ms[i] = clock.millis(op);
-    Arrays.sort(ms);
-    return ms[REPEAT / 2];
+    return clock.median(REPEAT, op);
   }
 
   // ---- Data ----

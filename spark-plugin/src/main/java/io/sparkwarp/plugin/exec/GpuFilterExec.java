@@ -39,7 +39,8 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
     StringMatching matching = StringMatching.of(this, strings);
     return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
         () -> ExpressionCompiler.compilePredicate(cond, input, new ExpressionSettings(ansiMode, tz, f -> true)),
-        (gpu, compiled, batch) -> CompiledEvaluation.filter(gpu, compiled, batch, matching),
+        (gpu, compiled, batch) -> compiled.matchingProgram(matching.options(), matching::record)
+            .filter(gpu.backend(), batch, gpu.stream()),
         input, this));
   }
 

@@ -1,5 +1,6 @@
 package io.sparkwarp.plugin.exec;
 
+import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.strings.MatchOptions;
@@ -65,7 +66,8 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
     StringMatching matching = StringMatching.of(this, strings);
     return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
         () -> ExpressionCompiler.compileProjection(exprs, input, new ExpressionSettings(ansiMode, tz, f -> true)),
-        (gpu, compiled, batch) -> CompiledEvaluation.project(gpu, compiled, batch, matching),
+        (gpu, compiled, batch) -> new DeviceBatch(compiled.matchingProgram(matching.options(), matching::record)
+            .project(gpu.backend(), batch, gpu.stream()), batch.rowCount()),
         new java.util.ArrayList<>(CollectionConverters.asJava(output())), this));
   }
 

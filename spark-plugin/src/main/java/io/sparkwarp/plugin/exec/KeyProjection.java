@@ -80,7 +80,7 @@ public final class KeyProjection {
   ProjectedKeys of(Backend backend, DeviceBatch batch, DeviceStream stream) {
     List<DeviceColumn> made;
     try {
-      made = computed == null ? List.of() : backend.expressions().project(computed.program(), batch, stream);
+      made = computed == null ? List.of() : computed.matchingProgram().project(backend, batch, stream);
     } catch (ExpressionErrorException e) {
       throw computed.toSparkException(e);
     }

@@ -60,7 +60,7 @@ public final class ResidualCondition {
 
   /** The condition as the device join takes it. */
   JoinCondition condition() {
-    return new JoinCondition(compiled.program(), leftColumns, rightColumns);
+    return new JoinCondition(compiled.matchingProgram(), leftColumns, rightColumns);
   }
 
   /** Spark's own exception for an error the condition raised, with the failing expression's query context. */

@@ -35,18 +35,12 @@ final class StringMatching implements Serializable {
         node.metric(GpuMetrics.STRING_LANE_UTILISATION));
   }
 
-  /** Default options, reported nowhere: for programs inside operators without string metrics. */
-  static StringMatching unreported() {
-    return new StringMatching(MatchOptions.DEFAULT, null, null, null, null);
-  }
-
   MatchOptions options() {
     return options;
   }
 
   /** Adds one batch's predicates. */
   void record(List<MatchResult> results) {
-    if (plain == null) return;
     for (MatchResult r : results) {
       switch (r.layout()) {
         case PLAIN -> plain.add(1);

@@ -2,7 +2,11 @@ package io.sparkwarp.plugin.expr;
 
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
+import io.sparkwarp.kernels.strings.MatchResult;
 import io.sparkwarp.strings.ColumnMatch;
+import io.sparkwarp.strings.MatchOptions;
+import io.sparkwarp.strings.MatchingProgram;
+import java.util.function.Consumer;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.QueryContext;
@@ -38,7 +42,20 @@ public final class CompiledExpressions {
     return reasons;
   }
 
-  /** The compiled program. */
+  /**
+   * The compiled program with its string predicates, ready to evaluate: matchers run with {@code options} and
+   * report each batch's results to {@code report}.
+   */
+  public MatchingProgram matchingProgram(MatchOptions options, Consumer<List<MatchResult>> report) {
+    return new MatchingProgram(program(), stringMatches, options, report);
+  }
+
+  /** {@link #matchingProgram} with the default options, reported nowhere. */
+  public MatchingProgram matchingProgram() {
+    return matchingProgram(MatchOptions.DEFAULT, results -> {});
+  }
+
+  /** The compiled program alone: it reads the string predicates' match columns after the batch's columns. */
   public ExprProgram program() {
     if (!supported()) throw new IllegalStateException("expressions not supported on the GPU: " + reasons);
     return program;
