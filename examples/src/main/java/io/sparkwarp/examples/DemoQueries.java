@@ -119,4 +119,22 @@ public final class DemoQueries {
       COMMENT_REGEX);
 
   private DemoQueries() {}
+
+  /**
+   * The queries named in a comma-separated list of field names ({@code Q13,COMMENT_REGEX}), or all for "all".
+   *
+   * @throws IllegalArgumentException for an unknown name
+   */
+  public static List<DemoQuery> named(String names) {
+    if (names.equals("all")) return ALL;
+    List<DemoQuery> out = new java.util.ArrayList<>();
+    for (String name : names.split(",")) {
+      try {
+        out.add((DemoQuery) DemoQueries.class.getField(name.strip()).get(null));
+      } catch (NoSuchFieldException | IllegalAccessException e) {
+        throw new IllegalArgumentException("no demo query " + name, e);
+      }
+    }
+    return out;
+  }
 }

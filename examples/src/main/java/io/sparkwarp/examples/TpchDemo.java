@@ -4,6 +4,7 @@ import io.sparkwarp.examples.DemoQueries.DemoQuery;
 import io.sparkwarp.examples.tpch.TpchTables;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -20,26 +21,28 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class TpchDemo {
   /** The parsed command line. */
-  public record Args(double scaleFactor, Path dataDir, String backend, int repetitions) {
+  public record Args(double scaleFactor, Path dataDir, String backend, int repetitions, List<DemoQuery> queries) {
     static final String USAGE = "usage: TpchDemo [scale-factor=0.1] [data-dir=./tpch-data] [backend=auto|cuda|host]"
-        + " [repetitions=3]";
+        + " [repetitions=3] [queries=all|Q13,Q14,...]";
     private static final Set<String> BACKENDS = Set.of("auto", "cuda", "host");
 
     public static Args parse(String... args) {
-      if (args.length > 4) throw new IllegalArgumentException(USAGE);
+      if (args.length > 5) throw new IllegalArgumentException(USAGE);
+      Args parsed;
       try {
-        Args parsed = new Args(
+        parsed = new Args(
             args.length > 0 ? Double.parseDouble(args[0]) : 0.1,
             Path.of(args.length > 1 ? args[1] : "tpch-data"),
             args.length > 2 ? args[2] : "auto",
-            args.length > 3 ? Integer.parseInt(args[3]) : 3);
-        if (parsed.scaleFactor <= 0 || parsed.repetitions < 1 || !BACKENDS.contains(parsed.backend)) {
-          throw new IllegalArgumentException(USAGE);
-        }
-        return parsed;
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(USAGE, e);
+            args.length > 3 ? Integer.parseInt(args[3]) : 3,
+            args.length > 4 ? DemoQueries.named(args[4]) : DemoQueries.ALL);
+      } catch (IllegalArgumentException e) {  // a bad number, or no such query
+        throw new IllegalArgumentException(USAGE + " (" + e.getMessage() + ")", e);
       }
+      if (parsed.scaleFactor <= 0 || parsed.repetitions < 1 || !BACKENDS.contains(parsed.backend)) {
+        throw new IllegalArgumentException(USAGE);
+      }
+      return parsed;
     }
 
     /** Where this scale factor's tables live, so different scale factors never reuse each other's files. */
@@ -85,7 +88,7 @@ public final class TpchDemo {
     out.printf("TPC-H scale factor %s %s %s in %d ms%n", args.scaleFactor(), generated ? "generated into" : "reused from",
         args.tablesDir().toAbsolutePath(), (System.nanoTime() - start) / 1_000_000);
     boolean allMatched = true;
-    for (DemoQuery query : DemoQueries.ALL) {
+    for (DemoQuery query : args.queries()) {
       CpuGpuRun run = CpuGpuRun.run(spark, query, args.repetitions());
       print(run, out);
       allMatched &= run.matched();

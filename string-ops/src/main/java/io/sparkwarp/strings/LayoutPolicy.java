@@ -6,29 +6,38 @@ import io.sparkwarp.kernels.strings.StringMatcher;
 
 /**
  * Picks the layout a matcher reads a batch's string column in, from the column's average string length (known
- * without touching the device: the column's byte count over its rows). The thresholds come from the measurements in
- * docs/PERFORMANCE.md ("String layouts"):
+ * without touching the device: the column's byte count over its rows) and how many predicates read the column.
+ * A pivoted copy is built per batch, so it must pay for itself. Measured on the H200 (docs/PERFORMANCE.md, "String
+ * layouts"): building the pivoted layout runs at about 1,000 GB/s of strings, while matching on it instead of the
+ * plain layout saves 10 to 25% of a match that runs at 300 to 800 GB/s, i.e. about a third of the build per
+ * predicate; the self-pivoted layout of long strings saves about 60% of its build per segment predicate.
  *
  * <ul>
- *   <li>short strings (average below {@link #PIVOT_MIN_AVERAGE} bytes) stay PLAIN: a lane reads its whole string in
- *       one or two 8-byte pieces, so lanes are nearly in lockstep anyway and building a pivoted copy costs more
- *       than it saves;
- *   <li>long strings (average from {@link #SELF_PIVOT_MIN_AVERAGE} bytes) are SELF_PIVOTED for segment matchers:
- *       one warp per string keeps 32 lanes busy however lengths vary (an automaton cannot be split across lanes, so
- *       DFA matchers stay PIVOTED there);
- *   <li>everything between is PIVOTED: lanes of a warp read 256 contiguous bytes per 8-byte step.
+ *   <li>PLAIN by default, and always for short strings (average below {@link #PIVOT_MIN_AVERAGE} bytes, one or two
+ *       pieces per string: lanes are nearly in lockstep anyway);
+ *   <li>PIVOTED when at least {@link #PIVOT_MIN_PREDICATES} predicates read the column, sharing one copy;
+ *   <li>SELF_PIVOTED for segment matchers over long strings (average from {@link #SELF_PIVOT_MIN_AVERAGE} bytes)
+ *       read by at least {@link #SELF_PIVOT_MIN_PREDICATES} predicates (an automaton cannot be split across lanes,
+ *       so DFA matchers take the pivoted layout there).
  * </ul>
  */
 public final class LayoutPolicy {
-  /** Average string bytes from which pivoting pays for its copy. */
+  /** Average string bytes below which pivoting never pays. */
   public static final long PIVOT_MIN_AVERAGE = 16;
+  /** Predicates on one column from which one pivoted copy pays for itself. */
+  public static final int PIVOT_MIN_PREDICATES = 3;
   /** Average string bytes from which a warp per string beats a lane per string. */
   public static final long SELF_PIVOT_MIN_AVERAGE = 1024;
+  /** Segment predicates on one long-string column from which a self-pivoted copy pays for itself. */
+  public static final int SELF_PIVOT_MIN_PREDICATES = 2;
 
   private LayoutPolicy() {}
 
-  /** The layout for {@code matcher} over a column of {@code rows} rows holding {@code bytes} string bytes. */
-  public static StringLayout choose(LayoutMode mode, StringMatcher matcher, int rows, long bytes) {
+  /**
+   * The layout for {@code matcher} over a column of {@code rows} rows holding {@code bytes} string bytes, which
+   * {@code predicates} predicates of the batch read.
+   */
+  public static StringLayout choose(LayoutMode mode, StringMatcher matcher, int rows, long bytes, int predicates) {
     boolean dfa = matcher instanceof DfaMatcher;
     if (mode.forced() != null) {
       // a forced self-pivot cannot carry an automaton; it reads the pivoted layout instead
@@ -37,7 +46,9 @@ public final class LayoutPolicy {
     if (rows == 0) return StringLayout.PLAIN;
     long average = bytes / rows;
     if (average < PIVOT_MIN_AVERAGE) return StringLayout.PLAIN;
-    if (average >= SELF_PIVOT_MIN_AVERAGE && !dfa) return StringLayout.SELF_PIVOTED;
-    return StringLayout.PIVOTED;
+    if (!dfa && average >= SELF_PIVOT_MIN_AVERAGE && predicates >= SELF_PIVOT_MIN_PREDICATES) {
+      return StringLayout.SELF_PIVOTED;
+    }
+    return predicates >= PIVOT_MIN_PREDICATES ? StringLayout.PIVOTED : StringLayout.PLAIN;
   }
 }

@@ -37,7 +37,7 @@ public final class StringPredicates {
           throw new IllegalArgumentException("string predicate on column " + m.column() + " of type " + column.type());
         }
         StringLayout layout = LayoutPolicy.choose(options.layout(), m.matcher(), column.rowCount(),
-            column.dataBytes());
+            column.dataBytes(), (int) matches.stream().filter(other -> other.column() == m.column()).count());
         PivotedStrings pivoted = layout == StringLayout.PLAIN ? null
             : layouts.computeIfAbsent(m.column(), c -> new EnumMap<>(StringLayout.class))
                 .computeIfAbsent(layout, l -> backend.strings().pivot(column, l, stream));

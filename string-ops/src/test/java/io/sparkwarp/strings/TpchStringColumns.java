@@ -97,7 +97,7 @@ final class TpchStringColumns {
     long offsetBytes = 4L * (s.rows() + 1);
     DeviceColumn c = DeviceColumn.allocate(backend, DeviceType.STRING, s.rows(), s.byteCount(), stream);
     try (HostBlock staging = backend.transferMemory().pool().allocate(Math.max(offsetBytes, s.byteCount()))) {
-      MemoryUtil.copyToMemory(s.bytes(), 0, s.byteCount(), staging.address());
+      MemoryUtil.copyToMemory(s.bytes(), 0, staging.address(), s.byteCount());
       backend.copyHostToDevice(staging.address(), c.data(), 0, s.byteCount(), stream);
       stream.synchronize();
       for (int i = 0; i <= s.rows(); i++) MemoryUtil.putInt(staging.address() + 4L * i, s.offsets()[i]);

@@ -284,7 +284,7 @@ public final class StringTesting {
   }
 
   /** Bits [0, rows) of a device bitmap. */
-  static boolean[] bits(Backend backend, DeviceBuffer bitmap, int rows, DeviceStream stream) {
+  public static boolean[] bits(Backend backend, DeviceBuffer bitmap, int rows, DeviceStream stream) {
     byte[] b = bytes(backend, bitmap, (rows + 7) / 8, stream);
     boolean[] out = new boolean[rows];
     for (int i = 0; i < rows; i++) out[i] = (b[i / 8] >> (i % 8) & 1) != 0;
