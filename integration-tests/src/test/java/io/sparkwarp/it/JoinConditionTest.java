@@ -34,10 +34,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JoinConditionTest extends GpuTestBase {
   /**
    * Conditions over both sides with nulls in what they read: an int comparison; decimal arithmetic or a string
-   * comparison; a test of one side's nulls or the other's values.
+   * comparison; a test of one side's nulls or the other's values; string predicates (matchers run for the pairs).
    */
   private static final List<String> RESIDUALS = List.of("l.v < r.v", "l.k_dec12 + r.k_dec12 > 0 OR l.k_str < r.k_str",
-      "r.k_date IS NULL OR l.id % 3 <> 0");
+      "r.k_date IS NULL OR l.id % 3 <> 0", "l.k_str LIKE '%a%' OR r.k_str RLIKE '^[b€]'");
   /** Never true, so every key match fails: the ids are small and never null. */
   private static final String REJECTS_ALL = "l.id + r.id < 0";
   /** Always true: every key match stands. */

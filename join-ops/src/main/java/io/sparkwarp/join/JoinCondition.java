@@ -7,9 +7,9 @@ import io.sparkwarp.strings.MatchingProgram;
  * condition is true (null counts as false), so it decides the pairs an inner join emits, which rows an outer join
  * null-extends and which rows a semi or anti join keeps.
  *
- * @param predicate a program (with the string predicates it reads) with one computed boolean output, over the columns {@code leftColumns} of the left
- *     side and then {@code rightColumns} of the right side, in that order: only the columns it reads are gathered
- *     for the pairs
+ * @param predicate a program (with the string predicates it reads) with one computed boolean output, over the
+ *     columns {@code leftColumns} of the left side and then {@code rightColumns} of the right side, in that order:
+ *     only the columns it reads are gathered for the pairs
  * @param leftColumns ordinals of left-side columns, the program's first inputs
  * @param rightColumns ordinals of right-side columns, its remaining inputs
  */

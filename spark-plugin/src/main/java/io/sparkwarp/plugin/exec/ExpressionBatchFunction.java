@@ -14,8 +14,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * The partition function of GPU filter and project: compiles the expressions once per partition on the executor
  * (the program is small and compiling is cheap, so no program needs to be serialised), then maps each device batch
- * through its string predicates and one program launch, closing its input. Empty results are dropped; ANSI errors raised by a row become the
- * exception Spark itself throws.
+ * through its string predicates and one program launch, closing its input. Empty results are dropped; ANSI errors
+ * raised by a row become the exception Spark itself throws.
  */
 final class ExpressionBatchFunction implements Partitions.BatchFunction<ColumnarBatch> {
   /** Applies compiled expressions to one device batch; the result is a new batch the caller owns. */
