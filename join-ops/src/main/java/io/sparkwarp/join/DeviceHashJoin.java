@@ -195,10 +195,7 @@ public final class DeviceHashJoin implements AutoCloseable {
       DeviceBatch flagged = new DeviceBatch(columns, rows);
       ExprProgram.Builder program = ExprProgram.builder(types(flagged)).column(columns.size() - 1);
       if (!wantSet) program.not();
-      DeviceBatch kept = backend.expressions().filter(program.output().build(), flagged, stream);
-      List<DeviceColumn> keptColumns = new ArrayList<>(kept.columns());
-      keptColumns.remove(keptColumns.size() - 1).close();
-      return new DeviceBatch(keptColumns, kept.rowCount());
+      return backend.expressions().filter(program.output().build(), flagged, batch.columnCount(), stream);
     }
   }
 

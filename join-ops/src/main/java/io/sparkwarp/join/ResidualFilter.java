@@ -62,9 +62,7 @@ final class ResidualFilter {
       // views over the chunk's row ids and the result: the batch is never closed itself, its buffers are others'
       DeviceBatch pairs = new DeviceBatch(List.of(rowIds(chunk.probeRows(), allValid, count),
           rowIds(chunk.buildRows(), allValid, count), result), count);
-      DeviceBatch kept = backend.expressions().filter(KEEP_TRUE, pairs, stream);
-      kept.column(2).close();
-      return new DeviceBatch(kept.columns().subList(STREAM_ROWS, BUILD_ROWS + 1), kept.rowCount());
+      return backend.expressions().filter(KEEP_TRUE, pairs, BUILD_ROWS + 1, stream);
     }
   }
 

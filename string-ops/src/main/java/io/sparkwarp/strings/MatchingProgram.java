@@ -47,12 +47,9 @@ public record MatchingProgram(ExprProgram program, List<ColumnMatch> matches, Ma
 
   /** The rows of {@code input} the predicate keeps, with {@code input}'s columns; {@code input} stays open. */
   public DeviceBatch filter(Backend backend, DeviceBatch input, DeviceStream stream) {
-    DeviceBatch kept = withMatches(backend, input, stream, b -> backend.expressions().filter(program, b, stream));
-    if (kept.columnCount() == input.columnCount()) return kept;
-    // the filter also compacted the match columns: nobody reads them
-    List<DeviceColumn> columns = kept.columns();
-    columns.subList(input.columnCount(), columns.size()).forEach(DeviceColumn::close);
-    return new DeviceBatch(columns.subList(0, input.columnCount()), kept.rowCount());
+    // the match columns are the predicate's inputs only: not gathered
+    return withMatches(backend, input, stream,
+        b -> backend.expressions().filter(program, b, input.columnCount(), stream));
   }
 
   private <T> T withMatches(Backend backend, DeviceBatch input, DeviceStream stream, Function<DeviceBatch, T> body) {

@@ -6,16 +6,16 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.cuda.CudaBackend;
 import io.sparkwarp.kernels.host.HostBackend;
-import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.strings.MatchResult;
 import io.sparkwarp.kernels.strings.PivotedStrings;
 import io.sparkwarp.kernels.strings.StringLayout;
 import io.sparkwarp.kernels.strings.StringMatcher;
+import io.sparkwarp.kernels.strings.StringTesting;
 import io.sparkwarp.kernels.testing.BenchmarkClock;
 import io.sparkwarp.strings.TpchStringColumns.HostStrings;
 import java.util.List;
 import java.util.Locale;
-import org.apache.arrow.memory.util.MemoryUtil;
+import java.util.stream.IntStream;
 
 /**
  * String matching throughput on device-resident TPC-H columns (issue 5): for l_comment, o_comment and p_name, a
@@ -136,7 +136,8 @@ public final class TpchStringBenchmark {
     });
     long found;
     try (MatchResult r = last[0]) {
-      found = trueCount(r.matches().data(), s.rows());
+      boolean[] bits = StringTesting.bits(backend, r.matches().data(), s.rows(), stream);
+      found = IntStream.range(0, bits.length).filter(i -> bits[i]).count();
       double gbs = s.byteCount() / ms / 1e6;
       System.out.printf(Locale.ROOT, "| %s | %s | %s | %.4f%s | %s | %s | %.3f | %.0f | %.1f%% | %s |%n", c.kind(),
           c.sql(), c.matcher() instanceof io.sparkwarp.kernels.strings.DfaMatcher ? "DFA" : "KMP",
@@ -145,18 +146,6 @@ public final class TpchStringBenchmark {
           Double.isNaN(r.laneUtilisation()) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * r.laneUtilisation()));
     }
     if (found != expected) failed = true;
-  }
-
-  /** Set bits among the first {@code rows} of a bit-packed device column. */
-  private long trueCount(io.sparkwarp.kernels.memory.DeviceBuffer bits, int rows) {
-    int bytes = (rows + 7) / 8;
-    try (HostBlock h = backend.transferMemory().pool().allocate(Math.max(1, bytes))) {
-      backend.copyDeviceToHost(bits, 0, h.address(), bytes, stream);
-      stream.synchronize();
-      long n = 0;
-      for (int i = 0; i < rows; i++) n += (MemoryUtil.getByte(h.address() + (i >> 3)) >> (i & 7)) & 1;
-      return n;
-    }
   }
 
   private static StringMatcher like(String pattern) {

@@ -2,9 +2,8 @@ package io.sparkwarp.strings;
 
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceColumn;
-import io.sparkwarp.kernels.batch.DeviceType;
-import io.sparkwarp.kernels.memory.HostBlock;
 import io.trino.tpch.LineItemGenerator;
 import io.trino.tpch.OrderGenerator;
 import io.trino.tpch.PartGenerator;
@@ -15,7 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
  * TPC-H string columns (l_comment, o_comment, p_name) generated in parallel with io.trino.tpch, kept on the host
@@ -92,22 +91,15 @@ final class TpchStringColumns {
     return new HostStrings(name, all, offsets);
   }
 
-  /** The column on the device, all valid, through a pinned staging block. */
+  /** The column on the device, all valid: an Arrow vector in transfer memory, uploaded as any batch is. */
   static DeviceColumn upload(Backend backend, HostStrings s, DeviceStream stream) {
-    long offsetBytes = 4L * (s.rows() + 1);
-    DeviceColumn c = DeviceColumn.allocate(backend, DeviceType.STRING, s.rows(), s.byteCount(), stream);
-    try (HostBlock staging = backend.transferMemory().pool().allocate(Math.max(offsetBytes, s.byteCount()))) {
-      MemoryUtil.copyToMemory(s.bytes(), 0, staging.address(), s.byteCount());
-      backend.copyHostToDevice(staging.address(), c.data(), 0, s.byteCount(), stream);
-      stream.synchronize();
-      for (int i = 0; i <= s.rows(); i++) MemoryUtil.putInt(staging.address() + 4L * i, s.offsets()[i]);
-      backend.copyHostToDevice(staging.address(), c.offsets(), 0, offsetBytes, stream);
-      backend.fill(c.validity(), 0, (s.rows() + 7) / 8, (byte) 0xFF, stream);
-      stream.synchronize();
+    try (VarCharVector v = new VarCharVector(s.name(), backend.transferMemory().arrowAllocator())) {
+      v.allocateNew(s.byteCount(), s.rows());
+      for (int r = 0; r < s.rows(); r++) v.set(r, s.bytes(), s.offsets()[r], s.offsets()[r + 1] - s.offsets()[r]);
+      v.setValueCount(s.rows());
+      DeviceColumn c = ArrowUpload.upload(backend, v, stream);
+      stream.synchronize();  // the vector is freed next
       return c;
-    } catch (RuntimeException e) {
-      c.close();
-      throw e;
     }
   }
 }

@@ -52,8 +52,9 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
   }
 
   @Override
-  public DeviceBatch filter(ExprProgram predicate, DeviceBatch input, DeviceStream stream) {
+  public DeviceBatch filter(ExprProgram predicate, DeviceBatch input, int keptColumns, DeviceStream stream) {
     predicate.checkPredicate();
+    DeviceBatch kept = ExpressionPrimitives.keptColumns(input, keptColumns);
     long n = input.rowCount();
     long words = (n + 31) / 32;
     List<DeviceColumn> selection = ProgramOutputs.allocate(backend, predicate, input, stream);
@@ -75,7 +76,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
           selectRows.launchGridStride(n, CudaStream.of(stream), new KernelArgs().pointer(selected.validity())
               .pointer(selected.data()).i64(n).pointer(wordOffsets).pointer(rows));
         }
-        return gather.gather(input, rows, count, stream);
+        return gather.gather(kept, rows, count, stream);
       }
     }
   }

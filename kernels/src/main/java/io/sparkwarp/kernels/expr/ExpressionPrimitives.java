@@ -30,5 +30,23 @@ public interface ExpressionPrimitives {
    * @throws ExpressionErrorException for the lowest row that raised an error (nothing is left allocated)
    * @throws IllegalArgumentException when the batch does not match the program, or the program is no predicate
    */
-  DeviceBatch filter(ExprProgram predicate, DeviceBatch input, DeviceStream stream);
+  default DeviceBatch filter(ExprProgram predicate, DeviceBatch input, DeviceStream stream) {
+    return filter(predicate, input, input.columnCount(), stream);
+  }
+
+  /**
+   * Like {@link #filter(ExprProgram, DeviceBatch, DeviceStream)}, keeping only {@code input}'s first {@code
+   * keptColumns} columns: the others are inputs of the predicate alone (match columns, flags) and are not gathered.
+   *
+   * @throws IllegalArgumentException also when {@code keptColumns} is not in [0, input.columnCount()]
+   */
+  DeviceBatch filter(ExprProgram predicate, DeviceBatch input, int keptColumns, DeviceStream stream);
+
+  /** {@code input}'s first {@code keptColumns} columns: a view, never closed itself (the columns are input's). */
+  static DeviceBatch keptColumns(DeviceBatch input, int keptColumns) {
+    if (keptColumns < 0 || keptColumns > input.columnCount()) {
+      throw new IllegalArgumentException("cannot keep " + keptColumns + " of " + input.columnCount() + " columns");
+    }
+    return new DeviceBatch(input.columns().subList(0, keptColumns), input.rowCount());
+  }
 }

@@ -49,8 +49,9 @@ final class HostExpressionPrimitives implements ExpressionPrimitives {
   }
 
   @Override
-  public DeviceBatch filter(ExprProgram predicate, DeviceBatch input, DeviceStream stream) {
+  public DeviceBatch filter(ExprProgram predicate, DeviceBatch input, int keptColumns, DeviceStream stream) {
     predicate.checkPredicate();
+    DeviceBatch view = ExpressionPrimitives.keptColumns(input, keptColumns);
     int[] kept;
     try (DeviceColumn selection = project(predicate, input, stream).get(0)) {
       long validity = selection.validity().address();
@@ -59,6 +60,6 @@ final class HostExpressionPrimitives implements ExpressionPrimitives {
           .filter(i -> HostBatchPrimitives.getBit(validity, i) && HostBatchPrimitives.getBit(values, i))
           .toArray();
     }
-    return HostRowGather.gather(backend, input, kept, stream);
+    return HostRowGather.gather(backend, view, kept, stream);
   }
 }
