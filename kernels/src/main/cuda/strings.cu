@@ -16,10 +16,12 @@
 // serves every variant. Validity is the input's, copied by the host; null rows stay 0.
 #include <type_traits>
 
+#include "sparkwarp/async_copy.cuh"
 #include "sparkwarp/dfa.cuh"
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/kmp.cuh"
 #include "sparkwarp/lane_utilisation.cuh"
+#include "sparkwarp/literal_scan.cuh"
 #include "sparkwarp/row_queue.cuh"
 #include "sparkwarp/string_pieces.cuh"
 #include "sparkwarp/warp.cuh"
@@ -77,6 +79,9 @@ struct Dfa {
   using Lane = DfaLane;
   static constexpr int MIN_BLOCKS = 6;
 };
+
+// The contains scan: 64 registers; more blocks spill, and its shared memory allows no more than four anyway.
+constexpr int SCAN_MIN_BLOCKS = 4;
 
 // The block's copy of the program (`bytes` a multiple of 16, the global copy 16-byte aligned).
 __device__ __forceinline__ const uint8_t* load_program(const uint8_t* program, int32_t bytes) {
@@ -263,3 +268,63 @@ SW_MATCH_ENTRY(sw_strings_match_self_pivoted_segments, SelfPivotedLayout, Segmen
 SW_MATCH_ENTRY(sw_strings_match_self_pivoted_segments_refill, SelfPivotedLayout, Segments, true)
 
 #undef SW_MATCH_ENTRY
+
+// Rows of a plain column that contain a literal (literal_scan.cuh): bits[w] = the 32 answers of rows [32w, 32w + 32)
+// AND the validity, whole words written (no zeroing needed). literal: its bytes (global memory); filter: its
+// ScanFilter. A warp per tile of tile_rows rows (a multiple of 32, at most SCAN_MAX_TILE_ROWS). Dynamic shared
+// memory: scan_scratch::WORDS words per warp. counters as the match kernels': [0] words scanned (active lanes), [1]
+// word slots / 32 (warp iterations). The next tile's bounds are loaded while a tile is scanned, and its row starts are
+// copied to shared memory asynchronously while its bytes are.
+extern "C" __global__ void __launch_bounds__(STRINGS_BLOCK, SCAN_MIN_BLOCKS)
+    sw_strings_contains_scan(const uint32_t* validity, const int32_t* offsets, const uint8_t* data, int64_t rows,
+                             const uint8_t* literal, const ScanFilter filter, int32_t tile_rows, uint32_t* bits,
+                             unsigned long long* counters) {
+  using namespace scan_scratch;
+  const ScanLiteral lit{filter, literal};
+  uint32_t* scratch = reinterpret_cast<uint32_t*>(sw_strings_program) + (threadIdx.x >> 5) * WORDS;
+  uint32_t* bitmap = scratch + BITMAP;
+  int32_t* row_starts = reinterpret_cast<int32_t*>(scratch + ROW_STARTS);  // column offsets
+  LaneUtilisation util;
+  const int64_t tiles = (rows + tile_rows - 1) / tile_rows;
+  auto bounds = [&](int64_t t, int32_t& begin, int32_t& end) {
+    if (t >= tiles) return;
+    begin = offsets[t * tile_rows];
+    end = offsets[t * tile_rows + tile_rows < rows ? t * tile_rows + tile_rows : rows];
+  };
+  int32_t begin = 0, end = 0;
+  bounds(global_warp_index(), begin, end);
+  for (int64_t t = global_warp_index(); t < tiles; t += grid_warps()) {
+    const int64_t r0 = t * tile_rows;
+    const int32_t n = static_cast<int32_t>(r0 + tile_rows < rows ? tile_rows : rows - r0);
+    const ScanTile tile(data, begin, end, filter.m);
+    bounds(t + grid_warps(), begin, end);
+    stage_row_starts(offsets + r0, n + 1, row_starts);
+    uint32_t found = 0;  // bit g: row r0 + 32g + lane holds the literal
+    for (int32_t window = 0; window <= tile.last_start; window += SCAN_WINDOW_BYTES) {
+      const int32_t window_bytes = min(tile.last_start - window + 1, SCAN_WINDOW_BYTES);
+      clear_bitmap(bitmap, ((window_bytes + 31) >> 5) + 2);
+      __syncwarp();
+      WindowScan scan{tile, lit, window, max(tile.first_start, window), window + window_bytes - 1, bitmap,
+                      reinterpret_cast<int32_t*>(scratch + QUEUE_WORDS),
+                      reinterpret_cast<uint64_t*>(scratch + QUEUE_MASKS), 0};
+      scan.run(util);
+      copy_async_wait_all();
+      __syncwarp();
+      const int32_t shift = tile.base + window;  // column offset -> bit
+      for (int32_t k = lane_id(); k < n; k += 32) {
+        const int32_t lo = max(row_starts[k] - shift, 0);
+        const int32_t hi = min(row_starts[k + 1] - filter.m + 1 - shift, window_bytes);  // starts before hi
+        if (lo < hi && any_bit(bitmap, lo, hi)) found |= 1u << (k >> 5);
+      }
+      __syncwarp();
+    }
+    for (int32_t g = 0; 32 * g < n; g++) {
+      const uint32_t answers = __ballot_sync(FULL_WARP, (found >> g) & 1u);
+      const int64_t w = (r0 >> 5) + g;
+      if (lane_id() == 0) bits[w] = answers & validity[w];
+    }
+    copy_async_wait_all();  // a tile without a window still copied its row starts
+    __syncwarp();           // the next tile's row starts overwrite these
+  }
+  util.publish(counters);
+}

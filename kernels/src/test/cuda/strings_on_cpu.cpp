@@ -2,7 +2,7 @@
 // io.sparkwarp.kernels.cuda.StringKernelsOnCpuTest wrote: a string column, the host backend's pivoted layouts, and
 // matcher programs (MatcherProgram's bytes) with the answers matcher.matches gives. Builds both layouts with the
 // pivot kernels (the piece-count scan done here) and compares them byte for byte, then runs every match kernel
-// that applies to each matcher and compares the bits. Device buffers are emulated as DeviceMemory makes them:
+// that applies to each matcher and compares the bits, and the contains scan where a matcher has one. Device buffers are emulated as DeviceMemory makes them:
 // 256-byte aligned, padded to whole 8-byte words with garbage, nothing past that (AddressSanitizer catches reads
 // beyond). Prints each difference; exits 1 if there was any.
 //
@@ -156,6 +156,38 @@ void match(const Column& c, const Layout (&layouts)[2], int index, int dfa, cons
   }
 }
 
+// The contains scan of the matcher's longest segment, one block (blocks here share the dynamic shared memory, which
+// holds the scan's per-warp scratch), at two tile sizes: every row must say whether it holds the literal.
+void scan(const Column& c, int index, const std::string& description, const std::string& dir) {
+  const auto file = read(dir + "/scan_" + std::to_string(index) + ".bin");
+  const auto expected = read(dir + "/scan_expected_" + std::to_string(index) + ".bin");
+  ScanFilter filter;
+  memcpy(&filter, file->data, sizeof filter);
+  const uint8_t* literal = file->data + sizeof filter;
+  for (int32_t tile_rows : {32, 96}) {
+    Buffer bits(4 * ((c.rows + 31) / 32));
+    Buffer counters(16);
+    memset(counters.data, 0, counters.bytes);
+    if (c.rows > 0) {
+      launch(1, 64, [&] {
+        sw_strings_contains_scan(c.validity->as<uint32_t>(), c.offsets->as<int32_t>(), c.data->data, c.rows, literal,
+                                 filter, tile_rows, bits.as<uint32_t>(), counters.as<unsigned long long>());
+      });
+    }
+    const std::string what = description + " contains scan, tiles of " + std::to_string(tile_rows);
+    for (int64_t r = 0; r < c.rows; r++) {
+      const bool want = (expected->data[r / 8] >> (r % 8)) & 1;
+      const bool valid = (c.validity->data[r / 8] >> (r % 8)) & 1;
+      if ((want && valid) != static_cast<bool>((bits.data[r / 8] >> (r % 8)) & 1)) {
+        fail(what + ": row " + std::to_string(r) + " should be " + (want && valid ? "true" : "false"));
+        break;
+      }
+    }
+    const unsigned long long* n = counters.as<unsigned long long>();
+    if (n[0] > 32 * n[1]) fail(what + ": more words scanned than the steps had slots");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -168,10 +200,11 @@ int main(int argc, char** argv) {
   c.rows = static_cast<int64_t>(c.offsets->bytes / 4) - 1;
   const Layout layouts[2] = {pivot(c, 0, dir), pivot(c, 1, dir)};
   std::ifstream manifest(dir + "/manifest.txt");
-  int index, dfa, matchers = 0;
+  int index, dfa, scans, matchers = 0;
   std::string description;
-  while (manifest >> index >> dfa && std::getline(manifest, description)) {
+  while (manifest >> index >> dfa >> scans && std::getline(manifest, description)) {
     match(c, layouts, index, dfa, description, dir);
+    if (scans) scan(c, index, description, dir);
     matchers++;
   }
   printf("%s: %ld rows, %d matchers, %d failures\n", dir.c_str(), static_cast<long>(c.rows), matchers, failures);

@@ -18,6 +18,12 @@ struct LaneUtilisation {
     iterations++;
   }
 
+  // Lanes that worked over `warp_iterations` iterations, counted in bulk by a loop whose shape says them.
+  __device__ __forceinline__ void account(unsigned long long lanes, unsigned long long warp_iterations) {
+    active_lanes += lanes;
+    iterations += warp_iterations;
+  }
+
   // Adds this warp's totals to counters[0] (active lanes) and counters[1] (iterations).
   __device__ __forceinline__ void publish(unsigned long long* counters) const {
     if (lane_id() == 0 && iterations > 0) {

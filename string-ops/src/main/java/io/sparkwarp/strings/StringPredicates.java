@@ -37,7 +37,8 @@ public final class StringPredicates {
           throw new IllegalArgumentException("string predicate on column " + m.column() + " of type " + column.type());
         }
         StringLayout layout = LayoutPolicy.choose(options.layout(), m.matcher(), column.rowCount(),
-            column.dataBytes(), (int) matches.stream().filter(other -> other.column() == m.column()).count());
+            column.dataBytes(), (int) matches.stream()
+                .filter(other -> other.column() == m.column() && !LayoutPolicy.scansPlain(other.matcher())).count());
         PivotedStrings pivoted = layout == StringLayout.PLAIN ? null
             : layouts.computeIfAbsent(m.column(), c -> new EnumMap<>(StringLayout.class))
                 .computeIfAbsent(layout, l -> backend.strings().pivot(column, l, stream));

@@ -2,6 +2,8 @@ package io.sparkwarp.strings;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.batch.ArrowUpload;
@@ -30,8 +32,19 @@ class StringPredicatesTest extends BackendTestBase {
 
   @Test
   void layoutRule() {
-    StringMatcher kmp = SegmentMatcher.contains(StringTesting.utf8("x"));
+    StringMatcher kmp = SegmentMatcher.of(StringTesting.utf8("a"), List.of(StringTesting.utf8("x")), new byte[0]);
     StringMatcher dfa = MultiPattern.anyOf(List.of("%a%", "%b%")).deviceMatcher().orElseThrow();
+    for (StringMatcher unanchored : List.of(SegmentMatcher.contains(StringTesting.utf8("x")),
+        SegmentMatcher.of(new byte[0], List.of(StringTesting.utf8("x"), StringTesting.utf8("y")), new byte[0]))) {
+      assertTrue(LayoutPolicy.scansPlain(unanchored));
+      assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, unanchored, 1000, 30_000, 5),
+          "the contains scan reads plain strings");
+      assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, unanchored, 1000, 4_000_000, 2));
+      assertEquals(StringLayout.PIVOTED, LayoutPolicy.choose(LayoutMode.PIVOTED, unanchored, 1000, 30_000, 1),
+          "forced layouts still apply");
+    }
+    assertFalse(LayoutPolicy.scansPlain(kmp));
+    assertFalse(LayoutPolicy.scansPlain(dfa));
     assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, kmp, 1000, 30_000, 1));
     assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, kmp, 1000, 8_000, 5), "short strings");
     assertEquals(StringLayout.PIVOTED, LayoutPolicy.choose(LayoutMode.AUTO, kmp, 1000, 30_000, 3));

@@ -30,13 +30,22 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * the kernel's registers and the program's shared memory allow): every kernel loops over its work, so a block copies
  * the program into shared memory once. Refill kernels take rows from a grid-wide queue in chunks sized for about four
  * per resident warp, which balances warps with few queue atomics.
+ *
+ * <p>On the plain layout a segment matcher without anchors runs the contains scan ({@link LiteralScan}) first: its
+ * answer for one segment, otherwise the rows it kept stand in for the validity the lane matcher reads, so rejected
+ * rows cost that matcher no bytes. The scan's lane counters are reported when it decides; its Lane Refill (a queue
+ * of the filter's candidates) is always on.
  */
 final class CudaStringPrimitives implements StringPrimitives {
   /** Threads per block of the match kernels (STRINGS_BLOCK in strings.cu). */
   static final int BLOCK = 256;
   private static final int WARPS_PER_BLOCK = BLOCK / 32;
-  /** Active lanes, warp iterations and the refill queue's cursor: the kernels' counters. */
-  private static final int COUNTER_BYTES = 24;
+  /**
+   * The kernels' counters: the lane matcher's active lanes, warp iterations and refill queue cursor, then the
+   * contains scan's words scanned and word slots / 32, at {@link #SCAN_COUNTERS}.
+   */
+  private static final int COUNTER_BYTES = 40;
+  private static final int SCAN_COUNTERS = 24;
   private static final int CHUNKS_PER_WARP = 4;
 
   private final CudaBackend backend;
@@ -47,6 +56,7 @@ final class CudaStringPrimitives implements StringPrimitives {
   private final CudaKernel pieceStarts;
   private final CudaKernel pivot;
   private final CudaKernel selfPivot;
+  private final CudaKernel containsScan;
   private final int maxSharedBytes;
 
   CudaStringPrimitives(CudaBackend backend, CudaModule module) {
@@ -58,6 +68,7 @@ final class CudaStringPrimitives implements StringPrimitives {
     pieceStarts = module.kernel("sw_strings_piece_starts");
     pivot = module.kernel("sw_strings_pivot");
     selfPivot = module.kernel("sw_strings_self_pivot");
+    containsScan = module.kernel("sw_strings_contains_scan");
     maxSharedBytes = backend.context().deviceAttribute(
         CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   }
@@ -103,37 +114,69 @@ final class CudaStringPrimitives implements StringPrimitives {
       DeviceStream stream) {
     StringArguments.checkMatch(strings, pivoted, matcher);
     StringLayout layout = pivoted == null ? StringLayout.PLAIN : pivoted.layout();
-    byte[] program = MatcherProgram.encode(matcher);
+    LiteralScan scan = layout == StringLayout.PLAIN ? LiteralScan.of(matcher) : null;
+    boolean scanDecides = scan != null && scan.decides();
+    byte[] program = scanDecides ? new byte[0] : MatcherProgram.encode(matcher);
     if (program.length > maxSharedBytes) {
       throw new IllegalArgumentException(matcher.describe() + " needs " + program.length + " bytes of tables in "
           + "shared memory, more than the " + maxSharedBytes + " a block gets on " + backend.description());
     }
+    byte[] literal = scan == null ? new byte[0] : scan.literalBytes();
+    int staged = program.length + literal.length;  // the program, then the scan's literal
     int rows = strings.rowCount();
     long bitmapBytes = (rows + 7) / 8;
     DeviceColumn out = DeviceColumn.allocate(backend, DeviceType.BOOLEAN, rows, 0, stream);
-    try (HostBlock host = backend.transferMemory().pool().allocate(program.length + COUNTER_BYTES);
-        DeviceBuffer programBuffer = backend.allocate(program.length, stream);
-        DeviceBuffer counters = backend.allocate(COUNTER_BYTES, stream)) {
-      long readBack = host.address() + program.length;
+    try (HostBlock host = backend.transferMemory().pool().allocate(staged + COUNTER_BYTES);
+        DeviceBuffer programBuffer = backend.allocate(Math.max(16, staged), stream);
+        DeviceBuffer counters = backend.allocate(COUNTER_BYTES, stream);
+        // the rows the scan kept, for the lane matcher that follows it
+        DeviceBuffer kept = scan != null && !scanDecides ? backend.allocate(4L * ((rows + 31) / 32 + 1), stream)
+            : null) {
+      long readBack = host.address() + staged;
       try {
         backend.copyDeviceToDevice(strings.validity(), 0, out.validity(), 0, bitmapBytes, stream);
         backend.fill(out.data(), 0, bitmapBytes, (byte) 0, stream);
         backend.fill(counters, 0, COUNTER_BYTES, (byte) 0, stream);
         MemoryUtil.copyToMemory(program, 0, host.address(), program.length);
-        backend.copyHostToDevice(host.address(), programBuffer, 0, program.length, stream);
-        if (rows > 0) {
-          launch(kernel(layout, matcher, refill), strings, pivoted, programBuffer, program.length, out, counters,
-              stream);
+        MemoryUtil.copyToMemory(literal, 0, host.address() + program.length, literal.length);
+        if (staged > 0) backend.copyHostToDevice(host.address(), programBuffer, 0, staged, stream);
+        if (rows > 0 && scan != null) {
+          launchScan(strings, scan, programBuffer, program.length, scanDecides ? out.data() : kept, counters, stream);
         }
-        backend.copyDeviceToHost(counters, 0, readBack, 16, stream);
+        if (rows > 0 && !scanDecides) {
+          launch(kernel(layout, matcher, refill), strings, kept == null ? strings.validity() : kept, pivoted,
+              programBuffer, program.length, out, counters, stream);
+        }
+        backend.copyDeviceToHost(counters, scanDecides ? SCAN_COUNTERS : 0, readBack, 16, stream);
       } finally {
         stream.synchronize();  // the pinned block must be idle before it is reused
       }
-      return new MatchResult(out, layout, refill, MemoryUtil.getLong(readBack), MemoryUtil.getLong(readBack + 8));
+      return new MatchResult(out, layout, scanDecides || refill, MemoryUtil.getLong(readBack),
+          MemoryUtil.getLong(readBack + 8));
     } catch (RuntimeException e) {
       out.close();
       throw e;
     }
+  }
+
+  /**
+   * The contains scan into {@code bits} (whole words written), its lane counters at {@link #SCAN_COUNTERS}: one
+   * resident wave of 256-thread blocks at most, each warp taking tiles of {@link LiteralScan#tileRows} rows.
+   */
+  private void launchScan(DeviceColumn strings, LiteralScan scan, DeviceBuffer staged, int literalAt,
+      DeviceBuffer bits, DeviceBuffer counters, DeviceStream stream) {
+    int shared = WARPS_PER_BLOCK * LiteralScan.SCRATCH_BYTES_PER_WARP;
+    containsScan.allowSharedMemory(shared);
+    int rows = strings.rowCount();
+    int tileRows = LiteralScan.tileRows(rows, strings.dataBytes());
+    long tiles = (rows + tileRows - 1) / tileRows;
+    long residentBlocks = (long) Math.max(1, containsScan.residentBlocksPerSm(BLOCK, shared))
+        * backend.context().device().multiprocessors();
+    int blocks = (int) Math.max(1, Math.min(residentBlocks, (tiles + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK));
+    containsScan.launch(blocks, BLOCK, shared, CudaStream.of(stream), new KernelArgs()
+        .pointer(strings.validity()).pointer(strings.offsets()).pointer(strings.data()).i64(rows)
+        .pointer(staged, literalAt).struct(scan.filter()).i32(tileRows).pointer(bits)
+        .pointer(counters, SCAN_COUNTERS));
   }
 
   private CudaKernel kernel(StringLayout layout, StringMatcher matcher, boolean refill) {
@@ -141,8 +184,8 @@ final class CudaStringPrimitives implements StringPrimitives {
         + (matcher instanceof DfaMatcher ? "_dfa" : "_segments") + (refill ? "_refill" : ""));
   }
 
-  private void launch(CudaKernel kernel, DeviceColumn strings, PivotedStrings pivoted, DeviceBuffer program,
-      int programBytes, DeviceColumn out, DeviceBuffer counters, DeviceStream stream) {
+  private void launch(CudaKernel kernel, DeviceColumn strings, DeviceBuffer validity, PivotedStrings pivoted,
+      DeviceBuffer program, int programBytes, DeviceColumn out, DeviceBuffer counters, DeviceStream stream) {
     kernel.allowSharedMemory(programBytes);
     int rows = strings.rowCount();
     boolean warpPerRow = pivoted != null && pivoted.layout() == StringLayout.SELF_PIVOTED;
@@ -154,7 +197,7 @@ final class CudaStringPrimitives implements StringPrimitives {
     int chunk = warpPerRow ? (int) Math.max(1, Math.min(8, perWarp))
         : (int) Math.max(32, Math.min(1024, (perWarp + 31) / 32 * 32));
     kernel.launch(blocks, BLOCK, programBytes, CudaStream.of(stream), new KernelArgs()
-        .pointer(strings.validity()).pointer(strings.offsets()).pointer(strings.data())
+        .pointer(validity).pointer(strings.offsets()).pointer(strings.data())
         .address(pivoted == null ? 0 : pivoted.starts().address())
         .address(pivoted == null ? 0 : pivoted.data().address())
         .i64(rows).pointer(program).i32(programBytes).i32(chunk).pointer(out.data()).pointer(counters));

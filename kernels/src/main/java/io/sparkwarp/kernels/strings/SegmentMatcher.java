@@ -74,6 +74,15 @@ public final class SegmentMatcher implements StringMatcher {
     return exact;
   }
 
+  /**
+   * Whether the matcher is only segments, in order, anywhere ({@code LIKE '%s1%...%sk%'}, k >= 1): no prefix, suffix
+   * or equality. Such a matcher needs every byte of a string it rejects, and the CUDA backend answers it on the plain
+   * layout by streaming the column's bytes (a contains scan) rather than by a lane per string.
+   */
+  public boolean unanchored() {
+    return !exact && prefix.length == 0 && suffix.length == 0 && segments.length > 0;
+  }
+
   /** The shortest string that can match. */
   public int minLength() {
     int n = prefix.length + suffix.length;

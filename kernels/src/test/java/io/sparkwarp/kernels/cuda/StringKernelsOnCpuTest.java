@@ -12,6 +12,7 @@ import io.sparkwarp.kernels.host.HostBackend;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.strings.DfaMatcher;
 import io.sparkwarp.kernels.strings.PivotedStrings;
+import io.sparkwarp.kernels.strings.SegmentMatcher;
 import io.sparkwarp.kernels.strings.StringLayout;
 import io.sparkwarp.kernels.strings.StringMatcher;
 import io.sparkwarp.kernels.strings.StringTesting;
@@ -114,13 +115,30 @@ class StringKernelsOnCpuTest {
     for (int i = 0; i < matchers.size(); i++) {
       StringMatcher m = matchers.get(i);
       Files.write(dir.resolve("program_" + i + ".bin"), MatcherProgram.encode(m));
-      boolean[] expected = StringTesting.expected(v, m);
-      byte[] bits = new byte[(rows + 7) / 8];
-      for (int r = 0; r < rows; r++) if (expected[r]) bits[r / 8] |= (byte) (1 << (r % 8));
-      Files.write(dir.resolve("expected_" + i + ".bin"), bits);
-      manifest.append(i).append(m instanceof DfaMatcher ? " 1 " : " 0 ").append(m.describe()).append('\n');
+      Files.write(dir.resolve("expected_" + i + ".bin"), packed(StringTesting.expected(v, m)));
+      LiteralScan scan = LiteralScan.of(m);
+      if (scan != null) {  // the contains scan's filter and literal, and the rows holding the literal
+        Files.write(dir.resolve("scan_" + i + ".bin"), concat(scan.filter(), scan.literalBytes()));
+        Files.write(dir.resolve("scan_expected_" + i + ".bin"),
+            packed(StringTesting.expected(v, SegmentMatcher.contains(scan.literal()))));
+      }
+      manifest.append(i).append(m instanceof DfaMatcher ? " 1 " : " 0 ").append(scan != null ? "1 " : "0 ")
+          .append(m.describe()).append('\n');
     }
     Files.writeString(dir.resolve("manifest.txt"), manifest.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** Booleans as an Arrow bitmap. */
+  private static byte[] packed(boolean[] values) {
+    byte[] bits = new byte[(values.length + 7) / 8];
+    for (int r = 0; r < values.length; r++) if (values[r]) bits[r / 8] |= (byte) (1 << (r % 8));
+    return bits;
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   /** The host backend's "device" memory is host memory. */

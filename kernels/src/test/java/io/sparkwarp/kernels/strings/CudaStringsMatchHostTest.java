@@ -177,7 +177,10 @@ class CudaStringsMatchHostTest extends CudaVsHostTestBase {
               + StringTesting.firstDifference(hostAnswers, actual, b.vector));
           assertArrayEquals(valid, StringTesting.bits(cuda, c.matches().validity(), n, cs), "validity, " + label);
           assertTrue(c.activeLanes() <= 32 * c.warpIterations(), "lane counters, " + label);
-          assertEquals(refill, c.refill());
+          // the contains scan that answers one unanchored segment on plain strings refills from its candidate queue
+          boolean scan = layout[0] == null && m instanceof SegmentMatcher s && s.unanchored()
+              && s.segmentCount() == 1;
+          assertEquals(refill || scan, c.refill(), "refill, " + label);
         }
       }
     }
