@@ -36,9 +36,10 @@ public final class StringPredicates {
         if (!column.type().isVariableWidth()) {
           throw new IllegalArgumentException("string predicate on column " + m.column() + " of type " + column.type());
         }
+        long average = column.rowCount() == 0 ? 0 : column.dataBytes() / column.rowCount();
         StringLayout layout = LayoutPolicy.choose(options.layout(), m.matcher(), column.rowCount(),
-            column.dataBytes(), (int) matches.stream()
-                .filter(other -> other.column() == m.column() && !LayoutPolicy.scansPlain(other.matcher())).count());
+            column.dataBytes(), (int) matches.stream().filter(other -> other.column() == m.column()
+                && !LayoutPolicy.scansPlain(other.matcher(), average)).count());
         PivotedStrings pivoted = layout == StringLayout.PLAIN ? null
             : layouts.computeIfAbsent(m.column(), c -> new EnumMap<>(StringLayout.class))
                 .computeIfAbsent(layout, l -> backend.strings().pivot(column, l, stream));

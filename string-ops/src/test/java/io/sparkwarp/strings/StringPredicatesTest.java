@@ -34,17 +34,21 @@ class StringPredicatesTest extends BackendTestBase {
   void layoutRule() {
     StringMatcher kmp = SegmentMatcher.of(StringTesting.utf8("a"), List.of(StringTesting.utf8("x")), new byte[0]);
     StringMatcher dfa = MultiPattern.anyOf(List.of("%a%", "%b%")).deviceMatcher().orElseThrow();
-    for (StringMatcher unanchored : List.of(SegmentMatcher.contains(StringTesting.utf8("x")),
-        SegmentMatcher.of(new byte[0], List.of(StringTesting.utf8("x"), StringTesting.utf8("y")), new byte[0]))) {
-      assertTrue(LayoutPolicy.scansPlain(unanchored));
+    StringMatcher contains = SegmentMatcher.contains(StringTesting.utf8("x"));
+    StringMatcher segments =
+        SegmentMatcher.of(new byte[0], List.of(StringTesting.utf8("x"), StringTesting.utf8("y")), new byte[0]);
+    for (StringMatcher unanchored : List.of(contains, segments)) {
+      assertTrue(LayoutPolicy.scansPlain(unanchored, 30));
       assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, unanchored, 1000, 30_000, 5),
           "the contains scan reads plain strings");
-      assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, unanchored, 1000, 4_000_000, 2));
       assertEquals(StringLayout.PIVOTED, LayoutPolicy.choose(LayoutMode.PIVOTED, unanchored, 1000, 30_000, 1),
           "forced layouts still apply");
     }
-    assertFalse(LayoutPolicy.scansPlain(kmp));
-    assertFalse(LayoutPolicy.scansPlain(dfa));
+    assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, contains, 1000, 4_000_000, 2));
+    assertFalse(LayoutPolicy.scansPlain(segments, 4000), "several segments over long strings: self-pivoted");
+    assertEquals(StringLayout.SELF_PIVOTED, LayoutPolicy.choose(LayoutMode.AUTO, segments, 1000, 4_000_000, 2));
+    assertFalse(LayoutPolicy.scansPlain(kmp, 30));
+    assertFalse(LayoutPolicy.scansPlain(dfa, 30));
     assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, kmp, 1000, 30_000, 1));
     assertEquals(StringLayout.PLAIN, LayoutPolicy.choose(LayoutMode.AUTO, kmp, 1000, 8_000, 5), "short strings");
     assertEquals(StringLayout.PIVOTED, LayoutPolicy.choose(LayoutMode.AUTO, kmp, 1000, 30_000, 3));
