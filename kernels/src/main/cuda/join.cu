@@ -43,7 +43,7 @@ struct ProbeLaunch {
   int64_t off_end;
   uint32_t* probe_matched;
   uint32_t* build_matched;
-  WarpPairWriter writer;
+  mutable WarpPairWriter writer;  // this warp's: the launch is the warp's view
 
   // One past the last probe row with candidates in range.
   __device__ __forceinline__ int64_t row_stop() const { return off_end > 0 ? row_end + 1 : row_end; }
@@ -130,6 +130,7 @@ __device__ __forceinline__ void each_tile(const ProbeLaunch& p, unsigned long lo
     const int64_t row = p.row_begin + (t << 5) + lane_id();
     probe(p.live(row), row, util);
   });
+  p.writer.flush();
   util.publish(counters + 1);
 }
 
@@ -146,6 +147,7 @@ __device__ __forceinline__ void each_tile_refilled(const ProbeLaunch& p, unsigne
     refill.step(p.live(row), static_cast<int32_t>(row), op);
   });
   refill.drain(op);
+  p.writer.flush();
   util.publish(counters + 1);
 }
 
@@ -247,9 +249,12 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
 // The probe entry points share one signature. table: slots (unique) or entries (multi); offsets: nullptr (unique)
 // or bucket offsets; selection, probe_matched, build_matched: bitmaps or nullptr; counters (zeroed by the host):
 // [0] pairs written, [1] active lanes summed over warp iterations, [2] warp iterations; threshold: refill only.
-// Left to pick for 256-thread blocks alone, ptxas caps some probe kernels at 40 to 64 registers and spills; two
-// resident blocks per SM (up to 128 registers) keep every variant spill-free.
-constexpr int PROBE_MIN_BLOCKS = 2;
+// Resident blocks per SM the probe kernels are compiled for (H200 measurements, docs/PERFORMANCE.md): four (64
+// registers) keep every variant spill-free, and the refill variants, which take 72 registers when allowed, then keep
+// the naive ones' occupancy (with one block fewer they measured 13% slower than naive on an unfiltered probe).
+// Push-down uses 64 registers either way but measured 8-15% faster compiled for two.
+constexpr int PROBE_MIN_BLOCKS = 4;
+constexpr int PUSH_DOWN_MIN_BLOCKS = 2;
 
 #define SW_PROBE_PARAMS                                                                                        \
   const KeyColumns build, const KeyColumns probe, const uint64_t *table, const int32_t *offsets, uint64_t mask, \
@@ -257,9 +262,12 @@ constexpr int PROBE_MIN_BLOCKS = 2;
       uint32_t *probe_matched, uint32_t *build_matched, int32_t *probe_rows, int32_t *build_rows,               \
       unsigned long long *counters, int32_t threshold
 #define SW_PROBE_LAUNCH                                                                                     \
+  __shared__ int32_t pair_stage[JOIN_WARPS][2][PAIR_STAGE];                                                 \
+  int32_t(*const warp_stage)[PAIR_STAGE] = pair_stage[threadIdx.x >> 5];                                    \
   const ProbeLaunch p{build,     probe,   table,         offsets,       mask,                                \
                       selection, row_begin, off_begin,   row_end,       off_end,                             \
-                      probe_matched, build_matched, WarpPairWriter{probe_rows, build_rows, counters}}
+                      probe_matched, build_matched,                                                         \
+                      WarpPairWriter{probe_rows, build_rows, counters, warp_stage[0], warp_stage[1], 0}}
 
 extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_unique_naive(SW_PROBE_PARAMS) {
   SW_PROBE_LAUNCH;
@@ -277,7 +285,8 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_jo
   each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_naive(live, row, u); });
 }
 
-extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_multi_push_down(SW_PROBE_PARAMS) {
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PUSH_DOWN_MIN_BLOCKS)
+    sw_join_probe_multi_push_down(SW_PROBE_PARAMS) {
   SW_PROBE_LAUNCH;
   each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_push_down(live, row, u); });
 }
