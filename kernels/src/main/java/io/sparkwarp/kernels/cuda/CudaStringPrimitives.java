@@ -135,7 +135,7 @@ final class CudaStringPrimitives implements StringPrimitives {
       long readBack = host.address() + staged;
       try {
         backend.copyDeviceToDevice(strings.validity(), 0, out.validity(), 0, bitmapBytes, stream);
-        backend.fill(out.data(), 0, bitmapBytes, (byte) 0, stream);
+        if (!scanDecides) backend.fill(out.data(), 0, bitmapBytes, (byte) 0, stream);  // the scan writes every word
         backend.fill(counters, 0, COUNTER_BYTES, (byte) 0, stream);
         MemoryUtil.copyToMemory(program, 0, host.address(), program.length);
         MemoryUtil.copyToMemory(literal, 0, host.address() + program.length, literal.length);
@@ -170,13 +170,22 @@ final class CudaStringPrimitives implements StringPrimitives {
     int rows = strings.rowCount();
     int tileRows = LiteralScan.tileRows(rows, strings.dataBytes());
     long tiles = (rows + tileRows - 1) / tileRows;
-    long residentBlocks = (long) Math.max(1, containsScan.residentBlocksPerSm(BLOCK, shared))
-        * backend.context().device().multiprocessors();
-    int blocks = (int) Math.max(1, Math.min(residentBlocks, (tiles + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK));
+    int blocks = blocks(residentBlocks(containsScan, shared), tiles);
     containsScan.launch(blocks, BLOCK, shared, CudaStream.of(stream), new KernelArgs()
         .pointer(strings.validity()).pointer(strings.offsets()).pointer(strings.data()).i64(rows)
         .pointer(staged, literalAt).struct(scan.filter()).i32(tileRows).pointer(bits)
         .pointer(counters, SCAN_COUNTERS));
+  }
+
+  /** Blocks of {@link #BLOCK} threads the device holds at once with {@code sharedBytes} of dynamic shared memory. */
+  private long residentBlocks(CudaKernel kernel, int sharedBytes) {
+    return (long) Math.max(1, kernel.residentBlocksPerSm(BLOCK, sharedBytes))
+        * backend.context().device().multiprocessors();
+  }
+
+  /** Blocks for {@code warpsOfWork} warp-sized units of work: as many as it needs, one resident wave at most. */
+  private static int blocks(long residentBlocks, long warpsOfWork) {
+    return (int) Math.max(1, Math.min(residentBlocks, (warpsOfWork + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK));
   }
 
   private CudaKernel kernel(StringLayout layout, StringMatcher matcher, boolean refill) {
@@ -189,10 +198,8 @@ final class CudaStringPrimitives implements StringPrimitives {
     kernel.allowSharedMemory(programBytes);
     int rows = strings.rowCount();
     boolean warpPerRow = pivoted != null && pivoted.layout() == StringLayout.SELF_PIVOTED;
-    long residentBlocks = (long) Math.max(1, kernel.residentBlocksPerSm(BLOCK, programBytes))
-        * backend.context().device().multiprocessors();
-    long warpsOfWork = warpPerRow ? rows : (rows + 31) / 32;
-    int blocks = (int) Math.max(1, Math.min(residentBlocks, (warpsOfWork + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK));
+    long residentBlocks = residentBlocks(kernel, programBytes);
+    int blocks = blocks(residentBlocks, warpPerRow ? rows : (rows + 31) / 32);
     long perWarp = rows / (CHUNKS_PER_WARP * residentBlocks * WARPS_PER_BLOCK);
     int chunk = warpPerRow ? (int) Math.max(1, Math.min(8, perWarp))
         : (int) Math.max(32, Math.min(1024, (perWarp + 31) / 32 * 32));
