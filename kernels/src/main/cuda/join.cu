@@ -1,13 +1,13 @@
 // Hash join kernels: table builds (unique-key open addressing with a duplicate detector; multi-match buckets by
 // count, scan (scan.cu) and scatter), bucket statistics, per-probe-row candidate counts for output chunking, and
 // the probe in three variants: naive (a lane per probe row, looping over its candidates), push-down (the warp
-// spreads the candidates of its rows over its lanes) and refill (a probe-side selection bitmap filters rows, and a
-// Lane Refill buffer runs the probe with full warps). Every probe launch covers a range of candidate positions
-// (probe row, offset among the row's bucket entries) whose size the host bounded by the output capacity, writes
-// (probe row, build row) pairs through a warp-aggregated writer, optionally marks matched rows on both sides, and
-// reports lane utilisation. With a residual condition the probe marks nothing: the host evaluates the condition over
-// the pairs and marks the rows of those that passed (sw_join_mark_rows). Host twin: io.sparkwarp.kernels.host.HostJoinKernels; orchestration:
-// io.sparkwarp.kernels.join.SharedJoinPrimitives.
+// spreads the candidates of its rows over its lanes, a batch of rounds' loads at a time) and refill (a probe-side
+// selection bitmap filters rows, and a Lane Refill buffer runs the probe with full warps). Every probe launch covers
+// a range of candidate positions (probe row, offset among the row's bucket entries) whose size the host bounded by
+// the output capacity, writes (probe row, build row) pairs through a warp-aggregated writer, optionally marks
+// matched rows on both sides, and reports lane utilisation. With a residual condition the probe marks nothing: the
+// host evaluates the condition over the pairs and marks the rows of those that passed (sw_join_mark_rows).
+// Host twin: io.sparkwarp.kernels.host.HostJoinKernels; orchestration: io.sparkwarp.kernels.join.SharedJoinPrimitives.
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/hash_table.cuh"
 #include "sparkwarp/join_keys.cuh"
@@ -51,7 +51,8 @@ struct ProbeLaunch {
   __device__ __forceinline__ int64_t tiles() const { return (row_stop() - row_begin + 31) >> 5; }
 
   __device__ __forceinline__ bool live(int64_t row) const {
-    return row < row_stop() && selected(selection, row) && key_joinable(probe, row);
+    // both bitmaps are read at once (not the validity after the selection), one latency per tile instead of two
+    return row < row_stop() && (selected(selection, row) & key_joinable(probe, row));
   }
 
   // A multi-match probe row's candidates: its bucket's entries, cut to the launch's range.
@@ -62,17 +63,38 @@ struct ProbeLaunch {
     hi = row == row_end ? base + off_end : offsets[b + 1];
   }
 
-  // Checks the candidate `entry` (active lanes) against probe row `row` and writes the matches; converged.
-  __device__ __forceinline__ bool check(bool active, uint64_t entry, uint64_t hash, int64_t row) const {
-    const bool candidate = active && tag_matches(entry, hash);
-    const int32_t build_row = tagged_row_id(entry);
-    const bool match = keys_equal_warp(candidate, build, build_row, probe, row);
-    writer.write(match, static_cast<int32_t>(row), build_row);
-    if (match) {
-      mark_matched(probe_matched, row);
-      mark_matched(build_matched, build_row);
+  // Checks Rounds candidates per lane (entry[r] of probe row row[r] with hash hash[r], on the lanes with active[r])
+  // and writes the matches; every check is made before the first write, so the candidates' key reads overlap.
+  // match[r]: whether candidate r matched. Converged.
+  template <int Rounds>
+  __device__ __forceinline__ void check(const bool (&active)[Rounds], const uint64_t (&entry)[Rounds],
+                                        const uint64_t (&hash)[Rounds], const int64_t (&row)[Rounds],
+                                        bool (&match)[Rounds]) const {
+    int64_t build_row[Rounds];
+#pragma unroll
+    for (int r = 0; r < Rounds; r++) {
+      match[r] = active[r] && tag_matches(entry[r], hash[r]);
+      build_row[r] = tagged_row_id(entry[r]);
     }
-    return match;
+    keys_equal_warp(match, build, build_row, probe, row);
+#pragma unroll
+    for (int r = 0; r < Rounds; r++) {
+      writer.write(match[r], static_cast<int32_t>(row[r]), static_cast<int32_t>(build_row[r]));
+      if (match[r]) {
+        mark_matched(probe_matched, row[r]);
+        mark_matched(build_matched, build_row[r]);
+      }
+    }
+  }
+
+  // One candidate per lane; returns whether it matched.
+  __device__ __forceinline__ bool check(bool active, uint64_t entry, uint64_t hash, int64_t row) const {
+    const bool a[1] = {active};
+    const uint64_t e[1] = {entry}, h[1] = {hash};
+    const int64_t r[1] = {row};
+    bool match[1];
+    check(a, e, h, r, match);
+    return match[0];
   }
 
   // Unique table: each live lane walks its slots until a match or an empty slot; converged.
@@ -104,7 +126,10 @@ struct ProbeLaunch {
     }
   }
 
-  // Multi-match table, push-down: the warp's candidates spread over its lanes, a round at a time; converged.
+  // Multi-match table, push-down: the warp's candidates spread over its lanes, Rounds rounds at a time: a batch's
+  // entries and build keys are read before any is compared or written, so a warp has Rounds rounds of loads in
+  // flight instead of one round's chain of dependent loads; converged.
+  template <int Rounds>
   __device__ __forceinline__ void probe_multi_push_down(bool live, int64_t row, LaneUtilisation& util) const {
     uint64_t hash = 0;
     int64_t lo = 0, hi = 0;
@@ -113,11 +138,22 @@ struct ProbeLaunch {
       range(row, hash, lo, hi);
     }
     while (push_down_pending(lo, hi)) {
-      const PushDownItem item = push_down_next(lo, hi);
-      util.step(item.active);
-      const int64_t owner_row = __shfl_sync(FULL_WARP, row, item.owner);
-      const uint64_t owner_hash = __shfl_sync(FULL_WARP, hash, item.owner);
-      check(item.active, item.active ? table[item.item] : 0, owner_hash, owner_row);
+      PushDownItem item[Rounds];
+#pragma unroll
+      for (int r = 0; r < Rounds; r++) item[r] = push_down_next(lo, hi);
+      bool active[Rounds];
+      uint64_t entry[Rounds], owner_hash[Rounds];
+      int64_t owner_row[Rounds];
+#pragma unroll
+      for (int r = 0; r < Rounds; r++) {
+        active[r] = item[r].active;
+        entry[r] = active[r] ? table[item[r].item] : 0;
+        owner_hash[r] = __shfl_sync(FULL_WARP, hash, item[r].owner);
+        owner_row[r] = __shfl_sync(FULL_WARP, row, item[r].owner);
+        util.step(active[r]);
+      }
+      bool match[Rounds];
+      check(active, entry, owner_hash, owner_row, match);
     }
   }
 };
@@ -252,9 +288,12 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
 // Resident blocks per SM the probe kernels are compiled for (H200 measurements, docs/PERFORMANCE.md): four (64
 // registers) keep every variant spill-free, and the refill variants, which take 72 registers when allowed, then keep
 // the naive ones' occupancy (with one block fewer they measured 13% slower than naive on an unfiltered probe).
-// Push-down uses 64 registers either way but measured 8-15% faster compiled for two.
+// Push-down, compiled for two (80 registers with its batches of rounds; three blocks measured the same).
 constexpr int PROBE_MIN_BLOCKS = 4;
 constexpr int PUSH_DOWN_MIN_BLOCKS = 2;
+// Push-down rounds whose loads a warp issues together. Kernel time on the H200 for 1, 2, 4 rounds (100 M pairs):
+// pk-32-fk 1.61, 1.16, 1.04 ms; pk-8-fk 1.80, 1.91, 1.73 ms; pk-fk 6.19, 6.18, 6.31 ms.
+constexpr int PUSH_DOWN_ROUNDS = 4;
 
 #define SW_PROBE_PARAMS                                                                                        \
   const KeyColumns build, const KeyColumns probe, const uint64_t *table, const int32_t *offsets, uint64_t mask, \
@@ -288,7 +327,9 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_jo
 extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PUSH_DOWN_MIN_BLOCKS)
     sw_join_probe_multi_push_down(SW_PROBE_PARAMS) {
   SW_PROBE_LAUNCH;
-  each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_push_down(live, row, u); });
+  each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) {
+    p.probe_multi_push_down<PUSH_DOWN_ROUNDS>(live, row, u);
+  });
 }
 
 extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_multi_refill(SW_PROBE_PARAMS) {

@@ -65,11 +65,14 @@ __device__ __forceinline__ uint64_t key_hash(const KeyColumns& keys, int64_t row
   return h;
 }
 
-// Equality of one column's values at two rows of two key sets, the bytes compared by this lane alone.
+// Equality of one column's values at two joinable rows, the bytes compared by this lane alone. A column that is not
+// null-safe has no nulls at joinable rows, so only null-safe columns' validity is read.
 __device__ __forceinline__ bool key_column_equal(const KeyColumn& a, int64_t ra, const KeyColumn& b, int64_t rb) {
-  const bool va = key_valid(a, ra);
-  const bool vb = key_valid(b, rb);
-  if (!va || !vb) return !va && !vb;  // only null-safe columns reach here with nulls
+  if (a.null_safe) {
+    const bool va = key_valid(a, ra);
+    const bool vb = key_valid(b, rb);
+    if (!va || !vb) return !va && !vb;  // null matches null under <=>
+  }
   if (a.kind != KEY_BYTES) return key_int(a, ra) == key_int(b, rb);
   const int32_t sa = a.offsets[ra];
   const int32_t sb = b.offsets[rb];
@@ -91,47 +94,69 @@ __device__ __forceinline__ bool keys_equal(const KeyColumns& a, int64_t ra, cons
   return true;
 }
 
-// The same test for every lane whose `want` is set, all 32 lanes calling converged: fixed-width columns per lane,
-// byte columns per lane up to their lengths and then the bytes of each candidate compared by the whole warp.
-__device__ __forceinline__ bool keys_equal_warp(bool want, const KeyColumns& a, int64_t ra, const KeyColumns& b,
-                                                int64_t rb) {
-  bool eq = want;
+// Equality tests of Rounds pairs of joinable rows (ra[r] of `a`, rb[r] of `b`) for the lanes whose eq[r] is set, all
+// 32 lanes calling converged; eq[r] holds the answer on return. Column by column, the fixed-width values of all
+// Rounds pairs are loaded before any is compared, so a warp has Rounds random key reads in flight instead of one
+// after another; byte columns are compared per lane up to their lengths, then the bytes of each candidate by the
+// whole warp, one candidate at a time.
+template <int Rounds>
+__device__ __forceinline__ void keys_equal_warp(bool (&eq)[Rounds], const KeyColumns& a, const int64_t (&ra)[Rounds],
+                                                const KeyColumns& b, const int64_t (&rb)[Rounds]) {
 #pragma unroll
   for (int c = 0; c < MAX_KEY_COLUMNS; c++) {
     if (c >= a.count) break;
     const KeyColumn& ka = a.column[c];
     const KeyColumn& kb = b.column[c];
-    int32_t sa = 0, sb = 0, length = 0;
-    if (eq) {
-      const bool va = key_valid(ka, ra);
-      const bool vb = key_valid(kb, rb);
-      if (!va || !vb) {
-        eq = !va && !vb;
-      } else if (ka.kind != KEY_BYTES) {
-        eq = key_int(ka, ra) == key_int(kb, rb);
-      } else {
-        sa = ka.offsets[ra];
-        sb = kb.offsets[rb];
-        length = ka.offsets[ra + 1] - sa;
-        eq = length == kb.offsets[rb + 1] - sb;
+    bool compare[Rounds];  // both values present: the values decide
+#pragma unroll
+    for (int r = 0; r < Rounds; r++) {
+      compare[r] = eq[r];
+      if (eq[r] && ka.null_safe) {
+        const bool va = key_valid(ka, ra[r]);
+        const bool vb = key_valid(kb, rb[r]);
+        if (!va || !vb) {
+          eq[r] = !va && !vb;
+          compare[r] = false;
+        }
       }
     }
-    if (ka.kind != KEY_BYTES) continue;  // warp-uniform: both sides have the same kinds
-    uint32_t pending = __ballot_sync(FULL_WARP, eq && length > 0);
-    while (pending != 0) {
-      const int leader = __ffs(pending) - 1;
-      pending &= pending - 1;
-      const uint8_t* pa = ka.data + __shfl_sync(FULL_WARP, sa, leader);
-      const uint8_t* pb = kb.data + __shfl_sync(FULL_WARP, sb, leader);
-      const int32_t n = __shfl_sync(FULL_WARP, length, leader);
-      bool same = true;
-      for (int32_t i = lane_id(); __any_sync(FULL_WARP, i < n) && same; i += 32) {
-        same = __all_sync(FULL_WARP, i >= n || pa[i] == pb[i]);
+    if (ka.kind != KEY_BYTES) {  // warp-uniform: both sides have the same kinds
+      int64_t x[Rounds], y[Rounds];
+#pragma unroll
+      for (int r = 0; r < Rounds; r++) {
+        x[r] = compare[r] ? key_int(ka, ra[r]) : 0;
+        y[r] = compare[r] ? key_int(kb, rb[r]) : 0;
       }
-      if (lane_id() == leader) eq = same;
+#pragma unroll
+      for (int r = 0; r < Rounds; r++) {
+        if (compare[r]) eq[r] = x[r] == y[r];
+      }
+      continue;
+    }
+#pragma unroll
+    for (int r = 0; r < Rounds; r++) {
+      int32_t sa = 0, sb = 0, length = 0;
+      if (compare[r]) {
+        sa = ka.offsets[ra[r]];
+        sb = kb.offsets[rb[r]];
+        length = ka.offsets[ra[r] + 1] - sa;
+        eq[r] = length == kb.offsets[rb[r] + 1] - sb;
+      }
+      uint32_t pending = __ballot_sync(FULL_WARP, compare[r] && eq[r] && length > 0);
+      while (pending != 0) {
+        const int leader = __ffs(pending) - 1;
+        pending &= pending - 1;
+        const uint8_t* pa = ka.data + __shfl_sync(FULL_WARP, sa, leader);
+        const uint8_t* pb = kb.data + __shfl_sync(FULL_WARP, sb, leader);
+        const int32_t n = __shfl_sync(FULL_WARP, length, leader);
+        bool same = true;
+        for (int32_t i = lane_id(); __any_sync(FULL_WARP, i < n) && same; i += 32) {
+          same = __all_sync(FULL_WARP, i >= n || pa[i] == pb[i]);
+        }
+        if (lane_id() == leader) eq[r] = same;
+      }
     }
   }
-  return eq;
 }
 
 }  // namespace sparkwarp

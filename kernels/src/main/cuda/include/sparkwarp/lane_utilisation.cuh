@@ -12,10 +12,12 @@ struct LaneUtilisation {
   unsigned long long active_lanes = 0;
   unsigned long long iterations = 0;
 
-  // One loop iteration in which the lanes with `active` set do work; all 32 lanes call it converged.
+  // One loop iteration in which the lanes with `active` set do work; all 32 lanes call it converged. An iteration in
+  // which no lane works (a push-down batch's rounds after the last) is not counted.
   __device__ __forceinline__ void step(bool active) {
-    active_lanes += __popc(__ballot_sync(FULL_WARP, active));
-    iterations++;
+    const int lanes = __popc(__ballot_sync(FULL_WARP, active));
+    active_lanes += lanes;
+    iterations += lanes > 0;
   }
 
   // Lanes that worked over `warp_iterations` iterations, counted in bulk by a loop whose shape says them.

@@ -38,11 +38,12 @@ __device__ __forceinline__ bool push_down_pending(int64_t begin, int64_t end) {
 }
 
 // The next round: every lane gets its item (if any) and the owners' `begin` advance past the items handed out.
-// All 32 lanes call it converged, while push_down_pending.
+// All 32 lanes call it converged; once no lane has items left, every lane gets none.
 __device__ __forceinline__ PushDownItem push_down_next(int64_t& begin, int64_t end) {
   const int64_t remaining = end - begin;
   const int lane = lane_id();
   const int leader = __ffs(__ballot_sync(FULL_WARP, remaining > 0)) - 1;
+  if (leader < 0) return {false, 0, 0};  // a batch's rounds after the last
   const int64_t leader_remaining = __shfl_sync(FULL_WARP, remaining, leader);
   const int64_t leader_begin = __shfl_sync(FULL_WARP, begin, leader);
   if (leader_remaining >= 32) {
