@@ -28,6 +28,35 @@ __device__ __forceinline__ bool selected(const uint32_t* selection, int64_t row)
   return selection == nullptr || ((selection[row >> 5] >> (row & 31)) & 1u);
 }
 
+// A push-down probe row with more than HEAVY_RANGE candidates is not left to its warp, which would stream a heavy
+// hitter alone while the rest of the grid idles (one warp over 452 K candidates was most of pk-zipf-fk's 11 ms): its
+// range is cut into pieces of HEAVY_RANGE appended to a list, and sw_join_probe_heavy, launched after the probe,
+// spreads the pieces over all warps, a piece per warp at a time.
+constexpr int64_t HEAVY_RANGE = 4096;
+
+struct HeavyPiece {
+  int64_t row;
+  int64_t lo;
+  int64_t hi;
+};
+
+// Where deferred pieces go; pieces == nullptr: none are deferred. The host sizes the list for the launch's candidates
+// c: at most c / HEAVY_RANGE heavy rows, each cut into at most its candidates / HEAVY_RANGE + 1 pieces.
+struct HeavyList {
+  HeavyPiece* pieces;
+  unsigned long long* count;
+
+  // Appends the pieces of row's range [lo, hi) (one lane; a lane per heavy row).
+  __device__ __forceinline__ void defer(int64_t row, int64_t lo, int64_t hi) const {
+    const int64_t n = (hi - lo + HEAVY_RANGE - 1) / HEAVY_RANGE;
+    const int64_t base = static_cast<int64_t>(atomicAdd(count, static_cast<unsigned long long>(n)));
+    for (int64_t i = 0; i < n; i++) {
+      const int64_t from = lo + i * HEAVY_RANGE;
+      pieces[base + i] = {row, from, hi - from < HEAVY_RANGE ? hi : from + HEAVY_RANGE};
+    }
+  }
+};
+
 // Everything a probe launch shares: the table, both key sets, the candidate range, and where results go.
 // Candidate positions run from (row_begin, off_begin) up to, not including, (row_end, off_end).
 struct ProbeLaunch {
@@ -126,17 +155,30 @@ struct ProbeLaunch {
     }
   }
 
-  // Multi-match table, push-down: the warp's candidates spread over its lanes, Rounds rounds at a time: a batch's
-  // entries and build keys are read before any is compared or written, so a warp has Rounds rounds of loads in
-  // flight instead of one round's chain of dependent loads; converged.
+  // Multi-match table, push-down: the warp's candidates spread over its lanes (push_down_rounds). Rows with more
+  // than HEAVY_RANGE candidates go to `heavy` instead, when it is given; converged.
   template <int Rounds>
-  __device__ __forceinline__ void probe_multi_push_down(bool live, int64_t row, LaneUtilisation& util) const {
+  __device__ __forceinline__ void probe_multi_push_down(bool live, int64_t row, LaneUtilisation& util,
+                                                        const HeavyList& heavy) const {
     uint64_t hash = 0;
     int64_t lo = 0, hi = 0;
     if (live) {
       hash = key_hash(probe, row);
       range(row, hash, lo, hi);
+      if (heavy.pieces != nullptr && hi - lo > HEAVY_RANGE) {
+        heavy.defer(row, lo, hi);
+        lo = hi;
+      }
     }
+    push_down_rounds<Rounds>(row, hash, lo, hi, util);
+  }
+
+  // The candidates [lo, hi) of each lane's probe row (with its hash) spread over the warp's lanes, Rounds rounds at a
+  // time: a batch's entries and build keys are read before any is compared or written, so a warp has Rounds rounds
+  // of loads in flight instead of one round's chain of dependent loads; converged.
+  template <int Rounds>
+  __device__ __forceinline__ void push_down_rounds(int64_t row, uint64_t hash, int64_t lo, int64_t hi,
+                                                   LaneUtilisation& util) const {
     while (push_down_pending(lo, hi)) {
       PushDownItem item[Rounds];
 #pragma unroll
@@ -324,12 +366,31 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_jo
   each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) { p.probe_multi_naive(live, row, u); });
 }
 
+// pieces, piece_count (zeroed by the host): the HeavyList rows with more than HEAVY_RANGE candidates are deferred to;
+// pieces nullptr: none are deferred.
 extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PUSH_DOWN_MIN_BLOCKS)
-    sw_join_probe_multi_push_down(SW_PROBE_PARAMS) {
+    sw_join_probe_multi_push_down(SW_PROBE_PARAMS, HeavyPiece* pieces, unsigned long long* piece_count) {
   SW_PROBE_LAUNCH;
+  const HeavyList heavy{pieces, piece_count};
   each_tile(p, counters, [&](bool live, int64_t row, LaneUtilisation& u) {
-    p.probe_multi_push_down<PUSH_DOWN_ROUNDS>(live, row, u);
+    p.probe_multi_push_down<PUSH_DOWN_ROUNDS>(live, row, u, heavy);
   });
+}
+
+// The pieces sw_join_probe_multi_push_down deferred to `heavy`, one per warp at a time: lane 0 owns the piece and
+// push-down's wide rounds spread it over the warp. Same parameters and counters as the probe it follows.
+extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PUSH_DOWN_MIN_BLOCKS)
+    sw_join_probe_heavy(SW_PROBE_PARAMS, const HeavyPiece* pieces, const unsigned long long* piece_count) {
+  SW_PROBE_LAUNCH;
+  LaneUtilisation util;
+  for_each_warp_tile(static_cast<int64_t>(*piece_count), [&](int64_t i) {
+    const HeavyPiece piece = pieces[i];
+    const bool owner = lane_id() == 0;
+    p.push_down_rounds<PUSH_DOWN_ROUNDS>(piece.row, owner ? key_hash(probe, piece.row) : 0, owner ? piece.lo : 0,
+                                         owner ? piece.hi : 0, util);
+  });
+  p.writer.flush();
+  util.publish(counters + 1);
 }
 
 extern "C" __global__ void __launch_bounds__(JOIN_BLOCK, PROBE_MIN_BLOCKS) sw_join_probe_multi_refill(SW_PROBE_PARAMS) {

@@ -12,6 +12,12 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 
 /** {@link JoinKernels} as launches of {@code join.cu}, {@code scan.cu} and the gathers of {@code select.cu}. */
 final class CudaJoinKernels implements JoinKernels {
+  /** join.cu HEAVY_RANGE: push-down defers probe rows with more candidates to sw_join_probe_heavy. */
+  static final long HEAVY_RANGE = 4096;
+  /** Bytes of a join.cu HeavyPiece (row, lo, hi). */
+  private static final long HEAVY_PIECE_BYTES = 24;
+
+  private final CudaBackend backend;
   private final CudaScan scan;
   private final CudaRowGather gather;
   private final CudaKernel hash;
@@ -25,9 +31,11 @@ final class CudaJoinKernels implements JoinKernels {
   private final CudaKernel probeMultiNaive;
   private final CudaKernel probeMultiPushDown;
   private final CudaKernel probeMultiRefill;
+  private final CudaKernel probeHeavy;
   private final CudaKernel markRows;
 
   CudaJoinKernels(CudaBackend backend, CudaModule module) {
+    this.backend = backend;
     scan = new CudaScan(backend, module);
     gather = new CudaRowGather(backend, module, scan);
     hash = module.kernel("sw_join_hash");
@@ -41,6 +49,7 @@ final class CudaJoinKernels implements JoinKernels {
     probeMultiNaive = module.kernel("sw_join_probe_multi_naive");
     probeMultiPushDown = module.kernel("sw_join_probe_multi_push_down");
     probeMultiRefill = module.kernel("sw_join_probe_multi_refill");
+    probeHeavy = module.kernel("sw_join_probe_heavy");
     markRows = module.kernel("sw_join_mark_rows");
   }
 
@@ -107,13 +116,34 @@ final class CudaJoinKernels implements JoinKernels {
     };
     long rows = (p.offsetEnd() > 0 ? p.rowEnd() + 1L : p.rowEnd()) - p.rowBegin();
     p.counters().checkRange(0, 24);
-    kernel.launchGridStride(rows, CudaStream.of(stream), new KernelArgs()
+    if (p.variant() != ProbeVariant.PUSH_DOWN) {
+      kernel.launchGridStride(rows, CudaStream.of(stream), probeArgs(p));
+    } else if (table.maxBucketLength() <= HEAVY_RANGE) {
+      kernel.launchGridStride(rows, CudaStream.of(stream), probeArgs(p).address(0).address(0));
+    } else {
+      // the output's room is the launch's candidate bound c: at most 2 c / HEAVY_RANGE pieces (join.cu HeavyList)
+      long pieces = 2 * (p.probeRows().size() / 4) / HEAVY_RANGE + 2;
+      try (DeviceBuffer list = backend.allocate(HEAVY_PIECE_BYTES * pieces, stream);
+          DeviceBuffer count = backend.allocate(8, stream)) {
+        backend.fill(count, 0, 8, (byte) 0, stream);
+        kernel.launchGridStride(rows, CudaStream.of(stream), probeArgs(p).pointer(list).pointer(count));
+        // a warp per piece
+        probeHeavy.launchGridStride(32 * pieces, CudaStream.of(stream), probeArgs(p).pointer(list).pointer(count));
+      }
+    }
+  }
+
+  /** The arguments every probe kernel starts with (join.cu SW_PROBE_PARAMS). */
+  private static KernelArgs probeArgs(ProbeLaunch p) {
+    HashTable table = p.table();
+    boolean unique = table.kind() == TableKind.UNIQUE;
+    return new KernelArgs()
         .struct(table.buildKeys().abi()).struct(p.batch().keys().abi())
         .pointer(table.taggedRows()).address(unique ? 0 : table.bucketOffsets().address())
         .i64(table.bucketCount() - 1).address(address(p.batch().selection()))
         .i64(p.rowBegin()).i64(p.offsetBegin()).i64(p.rowEnd()).i64(p.offsetEnd())
         .address(address(p.batch().matches())).address(address(p.buildMatches()))
-        .pointer(p.probeRows()).pointer(p.buildRows()).pointer(p.counters()).i32(ProbeVariant.REFILL_THRESHOLD));
+        .pointer(p.probeRows()).pointer(p.buildRows()).pointer(p.counters()).i32(ProbeVariant.REFILL_THRESHOLD);
   }
 
   @Override
