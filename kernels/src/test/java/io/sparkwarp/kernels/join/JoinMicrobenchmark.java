@@ -59,6 +59,8 @@ public final class JoinMicrobenchmark {
   private final double scale;
   private final HostBlock staging;
   private boolean failed;
+  /** The device-to-device copy rate, GB/s, measured at the start of sections 1 and 3. */
+  private double ceiling;
 
   private JoinMicrobenchmark(Backend backend, DeviceStream stream, BenchmarkClock clock, double scale, HostBlock staging) {
     this.backend = backend;
@@ -147,6 +149,7 @@ public final class JoinMicrobenchmark {
   private void pushDown() {
     int n = rows(100_000_000, scale);
     int ranks = rows(10_000_000, scale);
+    ceiling = clock.copyGbs(backend, stream, copyBytes(), REPEAT);
     System.out.printf(Locale.ROOT, "%n## 1. Push-down Parallelism (DogQC 6.1): naive vs push-down probe%n%n"
         + "Build: %,d rows holding the duplicated (foreign) keys, in a multi-match table (buildMulti, what "
         + "HashJoinBuild builds with Choice.MULTI); probe: the dense primary key, so every probe row expands to its "
@@ -155,11 +158,15 @@ public final class JoinMicrobenchmark {
         + "each, rotated by a quarter of the key range, so four distinct heavy hitters. Probe time = every chunk of "
         + "the batch (capacity %,d pairs; chunks > 1 means one chunk did not hold the result). lanes = active lanes / "
         + "(32 x warp iterations) of the probe loop. heaviest key = most build rows of one key (host histogram); "
-        + "largest bucket = HashTable.maxBucketLength() (hash collisions included).%n%n", n, n, n, ranks, ranks,
-        pairCapacity(n));
+        + "largest bucket = HashTable.maxBucketLength() (hash collisions included). Push-down GB/s counts the bytes "
+        + "its probe must move: per probe row 8 (key) + 8 (bucket offsets), per candidate (= its active lanes) 8 "
+        + "(entry) + 8 (build key compared), per pair 8 (written); 'bound' = naive ms / the time those bytes take at "
+        + "the copy ceiling (%.0f GB/s, device-to-device copy measured now): the most naive / push-down could be "
+        + "if push-down moved them as fast as a copy.%n%n", n, n, n, ranks, ranks, pairCapacity(n), ceiling);
     System.out.println("| shape | build rows | probe rows | heaviest key | largest bucket | pairs | expected | chunks "
-        + "| naive ms | push-down ms | naive / push-down | lanes naive | lanes push-down |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        + "| naive ms | push-down ms | naive / push-down | lanes naive | lanes push-down | push-down GB/s "
+        + "| of ceiling | bound |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (int m : new int[] {1, 8, 32}) {
       int keys = Math.max(1, n / m);
       // expected pairs: each of the keys probe rows meets its m build rows
@@ -207,10 +214,14 @@ public final class JoinMicrobenchmark {
         int capacity = pairCapacity(buildRows);
         Measured naive = measure(() -> probeAll(table, batch, capacity, ProbeVariant.NAIVE), expected);
         Measured push = measure(() -> probeAll(table, batch, capacity, ProbeVariant.PUSH_DOWN), expected);
+        long candidates = push.stats.activeLanes > 0 ? push.stats.activeLanes : push.stats.pairs;  // host: no lanes
+        double bytes = 16.0 * probeRows + 16.0 * candidates + 8.0 * push.stats.pairs;
+        double gbs = bytes / push.ms / 1e6;
         System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d | %,d | %,d %s | %s | %.2f | %.2f | %.2f | %s "
-            + "| %s |%n", shape, buildRows, probeRows, heaviest, table.maxBucketLength(), push.stats.pairs, expected,
-            check(naive, push, expected), chunks(naive, push), naive.ms, push.ms, naive.ms / push.ms,
-            naive.stats.lanes(), push.stats.lanes());
+            + "| %s | %.0f | %.1f%% | %.2f |%n", shape, buildRows, probeRows, heaviest, table.maxBucketLength(),
+            push.stats.pairs, expected, check(naive, push, expected), chunks(naive, push), naive.ms, push.ms,
+            naive.ms / push.ms, naive.stats.lanes(), push.stats.lanes(), gbs, 100 * gbs / ceiling,
+            naive.ms / (bytes / ceiling / 1e6));
       }
     }
   }
@@ -297,8 +308,8 @@ public final class JoinMicrobenchmark {
     int batchRows = rows(128_000_000, scale);
     int batches = 8;
     long totalRows = (long) batchRows * batches;
-    long copyBytes = backend instanceof CudaBackend ? 1L << 30 : 64L << 20;
-    double ceiling = clock.copyGbs(backend, stream, copyBytes, REPEAT);
+    long copyBytes = copyBytes();
+    ceiling = clock.copyGbs(backend, stream, copyBytes, REPEAT);
     System.out.printf(Locale.ROOT, "%n## 3. Probe throughput: unique table of %,d keys, %d batches of %,d probe rows "
         + "(%,d rows)%n%n"
         + "Build keys 0..n-1 (buildUnique: %,d slots of 8 B and %.1f MiB of build keys); probe keys "
@@ -344,6 +355,11 @@ public final class JoinMicrobenchmark {
         for (DeviceColumn c : probes) c.close();
       }
     }
+  }
+
+  /** Bytes of the device-to-device copy that measures the ceiling. */
+  private long copyBytes() {
+    return backend instanceof CudaBackend ? 1L << 30 : 64L << 20;
   }
 
   // ---- Probing and timing ----
