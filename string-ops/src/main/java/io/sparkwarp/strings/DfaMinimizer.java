@@ -30,13 +30,13 @@ final class DfaMinimizer {
     for (int s = 0; s < n; s++) block[s] = dfa.accepting()[s] ? 1 : 0;
     int blocks = -1;
     while (true) {
-      Map<Signature, Integer> ids = new HashMap<>();
+      Map<IntArrayKey, Integer> ids = new HashMap<>();
       int[] next = new int[n];
       for (int s = 0; s < n; s++) {
         int[] sig = new int[k + 1];
         sig[0] = block[s];
         for (int c = 0; c < k; c++) sig[c + 1] = block[dfa.next(s, c)];
-        next[s] = ids.computeIfAbsent(new Signature(sig), x -> ids.size());
+        next[s] = ids.computeIfAbsent(new IntArrayKey(sig), x -> ids.size());
       }
       block = next;
       if (ids.size() == blocks) return block;
@@ -60,14 +60,14 @@ final class DfaMinimizer {
   private static DfaTable mergeClasses(DfaTable dfa) {
     int n = dfa.stateCount();
     int k = dfa.classCount();
-    Map<Signature, Integer> ids = new HashMap<>();
+    Map<IntArrayKey, Integer> ids = new HashMap<>();
     int[] newClassOf = new int[256];
     int[] oldOfNew = new int[k];
     for (int b = 0; b < 256; b++) {
       int old = dfa.classOf()[b];
       int[] column = new int[n];
       for (int s = 0; s < n; s++) column[s] = dfa.next(s, old);
-      int id = ids.computeIfAbsent(new Signature(column), x -> ids.size());
+      int id = ids.computeIfAbsent(new IntArrayKey(column), x -> ids.size());
       oldOfNew[id] = old;
       newClassOf[b] = id;
     }
@@ -105,18 +105,5 @@ final class DfaMinimizer {
       accepting[i] = dfa.accepting()[order[i]];
     }
     return new DfaTable(count, k, dfa.classOf(), next, 0, accepting);
-  }
-
-  /** An int array as a hash key. */
-  private record Signature(int[] values) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Signature s && Arrays.equals(values, s.values);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(values);
-    }
   }
 }

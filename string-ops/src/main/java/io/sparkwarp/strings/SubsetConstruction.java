@@ -48,23 +48,23 @@ final class SubsetConstruction {
 
   private DfaTable run() {
     int classCount = classFirstByte.length;
-    Map<StateKey, Integer> ids = new HashMap<>();
+    Map<IntArrayKey, Integer> ids = new HashMap<>();
     List<int[]> states = new ArrayList<>();
     int[] next = new int[64 * classCount];
     int[] start = closure(new int[] {config(nfa.start(), 0)}, 1, true, false);
-    ids.put(new StateKey(start), 0);
+    ids.put(new IntArrayKey(start), 0);
     states.add(start);
     for (int s = 0; s < states.size(); s++) {
       int[] configs = states.get(s);
       for (int c = 0; c < classCount; c++) {
         int[] target = step(configs, classFirstByte[c]);
-        Integer id = ids.get(new StateKey(target));
+        Integer id = ids.get(new IntArrayKey(target));
         if (id == null) {
           if (states.size() >= MAX_STATES) {
             throw new UnsupportedPatternException(nfa.subject() + " needs more than " + MAX_STATES + " DFA states");
           }
           id = states.size();
-          ids.put(new StateKey(target), id);
+          ids.put(new IntArrayKey(target), id);
           states.add(target);
         }
         if (s * classCount + c >= next.length) next = Arrays.copyOf(next, next.length * 2);
@@ -211,19 +211,6 @@ final class SubsetConstruction {
 
   private static int config(int node, int mask) {
     return node << MASK_BITS | mask;
-  }
-
-  /** A set of configurations as the key of a DFA state. */
-  private record StateKey(int[] configs) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof StateKey k && Arrays.equals(configs, k.configs);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(configs);
-    }
   }
 
   /** A reusable open-addressing set of non-negative ints, cleared in O(1) by a generation stamp. */

@@ -74,13 +74,8 @@ class StringKernelsOnCpuTest {
 
   /** Hand-picked and random segment matchers and automata, the emulation being too slow for many more. */
   private List<StringMatcher> matchers() {
-    List<StringMatcher> out = new ArrayList<>(StringTesting.handPicked());
-    for (int i = 0; i < 4; i++) out.add(StringTesting.randomSegments(rnd));
-    out.add(StringTesting.randomDfa(rnd, 1, 1));
-    out.add(StringTesting.randomDfa(rnd, 5, 3));
-    out.add(StringTesting.randomDfa(rnd, 40, 7));
-    out.add(StringTesting.randomDfa(rnd, 64, 256));
-    out.add(StringTesting.containsDfa(StringTesting.utf8("aaab")));
+    List<StringMatcher> out = StringTesting.matcherMix(rnd, 4, new int[] {1, 1}, new int[] {5, 3},
+        new int[] {40, 7}, new int[] {64, 256});
     out.add(new DfaMatcher(1, 1, new byte[256], new int[] {0}, 0, new boolean[] {true}, "accepting sink"));
     return out;
   }

@@ -136,13 +136,8 @@ class CudaStringsMatchHostTest extends CudaVsHostTestBase {
   }
 
   private List<StringMatcher> manyMatchers() {
-    List<StringMatcher> out = new ArrayList<>(StringTesting.handPicked());
-    for (int i = 0; i < 12; i++) out.add(StringTesting.randomSegments(rnd));
-    out.add(StringTesting.randomDfa(rnd, 1, 1));
-    out.add(StringTesting.randomDfa(rnd, 5, 3));
-    out.add(StringTesting.randomDfa(rnd, 40, 7));
-    out.add(StringTesting.randomDfa(rnd, 64, 256));
-    out.add(StringTesting.containsDfa(utf8("aaab")));
+    List<StringMatcher> out = StringTesting.matcherMix(rnd, 12, new int[] {1, 1}, new int[] {5, 3},
+        new int[] {40, 7}, new int[] {64, 256});
     out.add(StringTesting.containsDfa(utf8("a pattern longer than eight bytes")));
     return out;
   }

@@ -11,7 +11,6 @@ import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.testing.BackendTestBase;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -112,15 +111,9 @@ class HostStringPrimitivesTest extends BackendTestBase {
 
   /** Hand-picked and random segment matchers, random automata of several shapes, and a search automaton. */
   private List<StringMatcher> matchers() {
-    List<StringMatcher> out = new ArrayList<>(StringTesting.handPicked());
-    for (int i = 0; i < 12; i++) out.add(StringTesting.randomSegments(rnd));
-    out.add(StringTesting.randomDfa(rnd, 1, 1));
-    out.add(StringTesting.randomDfa(rnd, 3, 2));
-    out.add(StringTesting.randomDfa(rnd, 40, 7));
-    out.add(StringTesting.randomDfa(rnd, 64, 256));  // the largest table: 16384 entries
-    out.add(StringTesting.randomDfa(rnd, 16_384, 1));
-    out.add(StringTesting.containsDfa(utf8("aaab")));
-    return out;
+    // {64, 256}: the largest table, 16384 entries
+    return StringTesting.matcherMix(rnd, 12, new int[] {1, 1}, new int[] {3, 2}, new int[] {40, 7},
+        new int[] {64, 256}, new int[] {16_384, 1});
   }
 
   @Test

@@ -147,6 +147,18 @@ public final class StringTesting {
   }
 
   /**
+   * The matcher mix the string tests share, in this order: the hand-picked segment matchers, {@code segments} random
+   * ones, a random automaton per {@code {states, classes}} shape, and the search automaton of 'aaab'.
+   */
+  public static List<StringMatcher> matcherMix(Random rnd, int segments, int[]... dfaShapes) {
+    List<StringMatcher> out = new ArrayList<>(handPicked());
+    for (int i = 0; i < segments; i++) out.add(randomSegments(rnd));
+    for (int[] shape : dfaShapes) out.add(randomDfa(rnd, shape[0], shape[1]));
+    out.add(containsDfa(utf8("aaab")));
+    return out;
+  }
+
+  /**
    * An automaton of random tables: random byte classes (classes mostly of letters 'a', 'b' and the rest, so the
    * columns' text walks it far), random transitions, a fifth of the states made sinks, random accepting states.
    */
