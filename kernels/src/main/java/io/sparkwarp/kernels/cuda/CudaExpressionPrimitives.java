@@ -40,6 +40,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
   @Override
   public List<DeviceColumn> project(ExprProgram program, DeviceBatch input, DeviceStream stream) {
     List<DeviceColumn> outputs = ProgramOutputs.allocate(backend, program, input, stream);
+    if (!program.computesOutputs()) return outputs;  // copies only: no launch, no error to read back
     try (Launch launch = new Launch(program, input, outputs, stream)) {
       launch.readBack(stream);
       stream.synchronize();

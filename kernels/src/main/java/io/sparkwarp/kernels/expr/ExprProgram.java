@@ -126,6 +126,14 @@ public final class ExprProgram {
   }
 
   /** Throws unless this program is a predicate: one output, a computed boolean. */
+  /**
+   * Whether running the program computes anything: false when every output is a pass-through copy, or when there
+   * is no output at all (a projection of nothing: count(*) above a filter or a join needs rows, not columns).
+   */
+  public boolean computesOutputs() {
+    return outputs.stream().anyMatch(o -> !o.passThrough());
+  }
+
   public void checkPredicate() {
     if (outputs.size() != 1 || outputs.get(0).passThrough() || !outputs.get(0).type().equals(DeviceType.BOOLEAN)) {
       throw new IllegalArgumentException("a filter needs one computed boolean output, not " + outputs);
@@ -468,7 +476,6 @@ public final class ExprProgram {
 
     public ExprProgram build() {
       require(stack != null && stack.isEmpty(), "a program that leaves " + stack + " on the stack");
-      require(!outputs.isEmpty(), "a program without outputs");
       for (Label l : labels) require(l.bound, "a label never bound");
       List<Instruction> instructions = new ArrayList<>();
       for (int i = 0; i < words.size(); i++) {

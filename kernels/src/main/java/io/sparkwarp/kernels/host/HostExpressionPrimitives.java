@@ -29,6 +29,7 @@ final class HostExpressionPrimitives implements ExpressionPrimitives {
   public List<DeviceColumn> project(ExprProgram program, DeviceBatch input, DeviceStream stream) {
     int rows = input.rowCount();
     List<DeviceColumn> outputs = ProgramOutputs.allocate(backend, program, input, stream);
+    if (!program.computesOutputs()) return outputs;
     byte[] bytes = program.bytesLiterals();
     try (DeviceBuffer literals = backend.allocate(bytes.length, stream)) {
       for (int i = 0; i < outputs.size(); i++) {

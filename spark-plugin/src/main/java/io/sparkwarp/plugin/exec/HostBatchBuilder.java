@@ -6,10 +6,10 @@ import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -22,6 +22,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.ArrowUtils$;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.Platform;
@@ -99,13 +100,29 @@ final class HostBatchBuilder implements AutoCloseable {
 
   /**
    * Appends rows [0, n) of {@code in} at row {@code at} of {@code out}. Fixed-width values move with one bulk copy
-   * per column (Spark's readers keep them in primitive arrays or off-heap memory), decimals too when the reader
-   * holds them as unscaled ints or longs; the rest value by value.
+   * per column: from Spark's writable vectors (its readers keep them in primitive arrays or off-heap memory; decimals
+   * as unscaled ints or longs) and from Arrow vectors of the same layout. Anything else goes value by value: the
+   * bulk getters of other vectors may throw on null slots (ArrowColumnVector's do) or read them in other ways.
    */
   private static void appendColumn(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
     while (out.getValueCapacity() < at + n) out.reAlloc();
     appendValidity(in, out.getValidityBuffer(), at, n);
-    long values = type.isVariableWidth() ? 0 : out.getDataBufferAddress();
+    if (type.isVariableWidth() || type.kind() == DeviceType.Kind.BOOLEAN) {
+      appendValues(in, out, type, at, n);
+    } else if (in instanceof WritableColumnVector) {
+      appendWritable(in, out.getDataBufferAddress(), type, at, n);
+    } else if (in instanceof ArrowColumnVector a && a.getValueVector() instanceof BaseFixedWidthVector src
+        && src.getMinorType() == out.getMinorType()) {
+      int width = src.getTypeWidth();  // Arrow's: 16 bytes for decimals
+      MemoryUtil.copyMemory(src.getDataBufferAddress(), out.getDataBufferAddress() + (long) width * at,
+          (long) width * n);
+    } else {
+      appendValues(in, out, type, at, n);
+    }
+  }
+
+  /** Fixed-width values of a Spark writable vector, whose bulk getters read null slots as whatever they hold. */
+  private static void appendWritable(ColumnVector in, long values, DeviceType type, int at, int n) {
     switch (type.kind()) {
       case BYTE -> Platform.copyMemory(in.getBytes(0, n), Platform.BYTE_ARRAY_OFFSET, null, values + at, n);
       case SHORT -> Platform.copyMemory(in.getShorts(0, n), Platform.SHORT_ARRAY_OFFSET, null, values + 2L * at,
@@ -118,14 +135,8 @@ final class HostBatchBuilder implements AutoCloseable {
           4L * n);
       case DOUBLE -> Platform.copyMemory(in.getDoubles(0, n), Platform.DOUBLE_ARRAY_OFFSET, null, values + 8L * at,
           8L * n);
-      case DECIMAL -> {
-        if (in instanceof WritableColumnVector) {
-          appendUnscaled(in, type, values + 16L * at, n);
-        } else {
-          appendValues(in, out, type, at, n);
-        }
-      }
-      default -> appendValues(in, out, type, at, n);
+      case DECIMAL -> appendUnscaled(in, type, values + 16L * at, n);
+      default -> throw new IllegalStateException(type + " is not a fixed-width kind");
     }
   }
 
@@ -162,18 +173,24 @@ final class HostBatchBuilder implements AutoCloseable {
     while (i < n) BitVectorHelper.setBit(validity, at + i++);
   }
 
-  /** Value by value, for bit-packed, decimal and variable-width columns; null rows are skipped. */
+  /** Value by value through the ColumnVector getters; null rows are skipped (their validity bit is clear). */
   private static void appendValues(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
+    long values = type.isVariableWidth() ? 0 : out.getDataBufferAddress();
     for (int i = 0; i < n; i++) {
-      if (in.isNullAt(i)) continue;  // validity is set; variable-width setSafe fills the skipped offsets
+      if (in.isNullAt(i)) continue;  // variable-width setSafe fills the skipped offsets
       int o = at + i;
       switch (type.kind()) {
         case BOOLEAN -> ((BitVector) out).setSafe(o, in.getBoolean(i) ? 1 : 0);
-        case DECIMAL -> ((DecimalVector) out).setSafe(o,
-            in.getDecimal(i, type.precision(), type.scale()).toUnscaledLong());
+        case BYTE -> MemoryUtil.putByte(values + o, in.getByte(i));
+        case SHORT -> MemoryUtil.putShort(values + 2L * o, in.getShort(i));
+        case INT, DATE -> MemoryUtil.putInt(values + 4L * o, in.getInt(i));
+        case LONG, TIMESTAMP -> MemoryUtil.putLong(values + 8L * o, in.getLong(i));
+        case FLOAT -> MemoryUtil.putInt(values + 4L * o, Float.floatToRawIntBits(in.getFloat(i)));
+        case DOUBLE -> MemoryUtil.putLong(values + 8L * o, Double.doubleToRawLongBits(in.getDouble(i)));
+        case DECIMAL -> putDecimal(values + 16L * o, in.getDecimal(i, type.precision(), type.scale())
+            .toUnscaledLong());
         case STRING -> ((VarCharVector) out).setSafe(o, in.getUTF8String(i).getBytes());
         case BINARY -> ((VarBinaryVector) out).setSafe(o, in.getBinary(i));
-        default -> throw new IllegalStateException(type + " is copied in bulk");
       }
     }
   }

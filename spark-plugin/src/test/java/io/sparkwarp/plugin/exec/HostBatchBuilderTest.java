@@ -12,6 +12,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -157,6 +158,80 @@ class HostBatchBuilderTest {
       builder.appendRows(input, 1000, Long.MAX_VALUE);
       try (VectorSchemaRoot rest = builder.take()) {
         assertRoot(rows.subList(100, 250), rest);
+      }
+    }
+  }
+
+  /**
+   * Arrow-backed input (a batch downloaded from the GPU, read by a CPU operator that passes columns on) and
+   * off-heap writable vectors, both with nulls in every type: ArrowColumnVector's bulk getters throw on a null slot.
+   */
+  @Test
+  void arrowAndOffHeapBatchesWithNullsAreGathered() {
+    try (RootAllocator allocator = new RootAllocator();
+        HostBatchBuilder source = new HostBatchBuilder(schema(), "UTC", allocator);
+        HostBatchBuilder builder = new HostBatchBuilder(schema(), "UTC", allocator)) {
+      List<Object[]> arrowRows = randomRows(301, 0.3);
+      List<InternalRow> internal = new ArrayList<>();
+      for (Object[] r : arrowRows) internal.add(new GenericInternalRow(r));
+      source.appendRows(internal.iterator(), Integer.MAX_VALUE, Long.MAX_VALUE);
+      List<Object[]> offHeapRows = randomRows(77, 0.5);
+      try (VectorSchemaRoot arrow = source.take()) {
+        ColumnVector[] columns = arrow.getFieldVectors().stream().map(ArrowColumnVector::new)
+            .toArray(ColumnVector[]::new);
+        builder.appendColumns(new ColumnarBatch(columns, arrow.getRowCount()));
+      }
+      try (ColumnarBatch offHeap = offHeap(columnBatch(offHeapRows))) {
+        builder.appendColumns(offHeap);
+      }
+      List<Object[]> all = new ArrayList<>(arrowRows);
+      all.addAll(offHeapRows);
+      try (VectorSchemaRoot root = builder.take()) {
+        assertRoot(all, root);
+      }
+    }
+  }
+
+  /** The same batch in Spark's off-heap vectors. */
+  private static ColumnarBatch offHeap(ColumnarBatch onHeap) {
+    ColumnVector[] columns = new ColumnVector[TYPES.length];
+    for (int c = 0; c < TYPES.length; c++) {
+      OffHeapColumnVector v = new OffHeapColumnVector(onHeap.numRows(), TYPES[c]);
+      ColumnVector in = onHeap.column(c);
+      for (int r = 0; r < onHeap.numRows(); r++) {
+        if (in.isNullAt(r)) v.putNull(r);
+        else if (TYPES[c] == DataTypes.BooleanType) v.putBoolean(r, in.getBoolean(r));
+        else if (TYPES[c] == DataTypes.ByteType) v.putByte(r, in.getByte(r));
+        else if (TYPES[c] == DataTypes.ShortType) v.putShort(r, in.getShort(r));
+        else if (TYPES[c] == DataTypes.IntegerType || TYPES[c] == DataTypes.DateType) v.putInt(r, in.getInt(r));
+        else if (TYPES[c] == DataTypes.LongType || TYPES[c] == DataTypes.TimestampType) v.putLong(r, in.getLong(r));
+        else if (TYPES[c] == DataTypes.FloatType) v.putFloat(r, in.getFloat(r));
+        else if (TYPES[c] == DataTypes.DoubleType) v.putDouble(r, in.getDouble(r));
+        else if (TYPES[c] == DataTypes.StringType) v.putByteArray(r, in.getUTF8String(r).getBytes());
+        else if (TYPES[c] == DataTypes.BinaryType) v.putByteArray(r, in.getBinary(r));
+        else v.putDecimal(r, in.getDecimal(r, 12, 2), 12);
+      }
+      columns[c] = v;
+    }
+    onHeap.close();
+    return new ColumnarBatch(columns, onHeap.numRows());
+  }
+
+  /** A batch of rows and no columns (count(*) below a GPU operator) keeps its row count. */
+  @Test
+  void rowsWithoutColumnsKeepTheirCount() {
+    try (RootAllocator allocator = new RootAllocator();
+        HostBatchBuilder builder = new HostBatchBuilder(new StructType(), "UTC", allocator)) {
+      List<InternalRow> rows = new ArrayList<>();
+      for (int i = 0; i < 10; i++) rows.add(new GenericInternalRow(new Object[0]));
+      builder.appendRows(rows.iterator(), 100, Long.MAX_VALUE);
+      try (VectorSchemaRoot root = builder.take()) {
+        assertEquals(10, root.getRowCount());
+        assertEquals(0, root.getFieldVectors().size());
+      }
+      builder.appendColumns(new ColumnarBatch(new ColumnVector[0], 1234));
+      try (VectorSchemaRoot root = builder.take()) {
+        assertEquals(1234, root.getRowCount());
       }
     }
   }
