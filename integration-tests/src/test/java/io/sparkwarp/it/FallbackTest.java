@@ -3,6 +3,7 @@ package io.sparkwarp.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
 import java.util.List;
@@ -52,5 +53,20 @@ class FallbackTest extends GpuTestBase {
     assertTrue(foreign.isEmpty(), "not Spark's: " + foreign + "\n" + plan.treeString());
     assertTrue(PlanNodes.names(plan).containsAll(List.of("FilterExec", "ProjectExec", "ColumnarToRowExec")),
         plan.treeString());
+  }
+
+  /**
+   * An exception inside the plugin's planning of an operator (injected by a test-only setting) leaves that operator
+   * on the CPU with the reason "internal error: ...", the others on the GPU, and the answer Spark's.
+   */
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiter = '|', value = {
+      "SELECT id, skew + 1 FROM all_types WHERE int_a > int_b                     | FilterExec  | GpuProjectExec",
+      "SELECT id, skew + 1 FROM all_types WHERE int_a > int_b                     | ProjectExec | GpuFilterExec",
+      "SELECT /*+ BROADCAST(b) */ a.id, b.str_a FROM all_types a JOIN all_types b ON a.skew = b.id "
+          + "| BroadcastHashJoinExec | GpuFilterExec"})
+  void anInternalErrorWhilePlanningFallsBackWithItsReason(String sql, String failing, String stillOnGpu) {
+    query(sql).conf(WarpConf.TEST_FAIL_TAGGING.key(), failing).gpuNodes(stillOnGpu)
+        .fallsBack(failing, "internal error: injected failure while tagging " + failing);
   }
 }

@@ -1,8 +1,11 @@
 package io.sparkwarp.plugin.config;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * One {@code spark.warp.*} setting: key, type, default and doc in one place, and a parser that rejects a bad value
@@ -52,8 +55,13 @@ public record ConfEntry<T>(String key, String type, String defaultValue, String 
     });
   }
 
+  static ConfEntry<Set<String>> names(String key, Scope scope, String doc) {
+    return new ConfEntry<>(key, "a comma-separated list of names", "", doc, scope,
+        v -> Arrays.stream(v.split(",")).map(String::strip).filter(n -> !n.isEmpty()).collect(Collectors.toSet()));
+  }
+
   static <E extends Enum<E>> ConfEntry<E> oneOf(String key, Class<E> type, E dflt, Scope scope, String doc) {
-    List<String> names = java.util.Arrays.stream(type.getEnumConstants()).map(Enum::name).toList();
+    List<String> names = Arrays.stream(type.getEnumConstants()).map(Enum::name).toList();
     return new ConfEntry<>(key, "one of " + String.join(", ", names), dflt.name(), doc, scope,
         v -> Enum.valueOf(type, v.toUpperCase(Locale.ROOT)));
   }

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.internal.SQLConf;
@@ -53,6 +54,11 @@ public final class WarpConf {
           + "pieces) and SELF_PIVOTED (a long string split over a warp) force one, for measurement.");
   public static final ConfEntry<Boolean> STRING_REFILL = ConfEntry.bool(PREFIX + "strings.refill", true, SESSION,
       "Whether a lane whose string is decided takes the next row of its warp (Lane Refill) in string predicates.");
+
+  public static final ConfEntry<Set<String>> TEST_FAIL_TAGGING = ConfEntry.names(PREFIX + "test.failTagging", SESSION, "For tests only: Spark operator names (comma-separated) whose tagging throws, to check that such an "
+          + "internal error keeps the operator on the CPU and the query runs.");
+  public static final ConfEntry<Set<String>> TEST_FAIL_TASK_SETUP = ConfEntry.names(PREFIX + "test.failTaskSetup", SESSION, "For tests only: GPU operator names (comma-separated) whose per-partition setup throws, to check "
+          + "that the partition then runs on the CPU.");
 
   private static final List<ConfEntry<?>> ENTRIES = buildEntries();
 
@@ -110,7 +116,8 @@ public final class WarpConf {
 
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS, BATCH_ROWS,
-        BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT, STRING_REFILL));
+        BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT, STRING_REFILL, TEST_FAIL_TAGGING,
+        TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

@@ -35,20 +35,33 @@ public abstract class ExecMeta {
     for (SparkPlan child : CollectionConverters.asJava(plan.children())) children.add(Overrides.wrap(child, context));
   }
 
-  /** Tags the children, then this operator: config switch, output types, then its own checks. */
+  /**
+   * Tags the children, then this operator: config switch, output types, then its own checks. An exception in this
+   * operator's checks keeps it on the CPU with the reason "internal error: ...".
+   */
   public final void tag() {
     children.forEach(ExecMeta::tag);
     if (rule == null) {
-      willNotWorkOnGpu("no GPU version of " + plan.nodeName());
+      willNotWorkOnGpu(whyNoGpuVersion());
       return;
     }
-    if (!context.conf().execEnabled(rule.sparkName())) {
-      willNotWorkOnGpu(rule.sparkName() + " is disabled by " + WarpConf.execKey(rule.sparkName()) + "=false");
+    try {
+      if (!context.conf().execEnabled(rule.sparkName())) {
+        willNotWorkOnGpu(rule.sparkName() + " is disabled by " + WarpConf.execKey(rule.sparkName()) + "=false");
+      }
+      for (Attribute a : CollectionConverters.asJava(plan.output())) {
+        SparkTypes.whyNot(a.dataType()).ifPresent(why -> willNotWorkOnGpu("output " + a.name() + ": " + why));
+      }
+      context.faults().beforeTagging(rule.sparkName());
+      tagSelf();
+    } catch (Throwable t) {
+      willNotWorkOnGpu(context.internalErrors().record(plan.nodeName(), t));
     }
-    for (Attribute a : CollectionConverters.asJava(plan.output())) {
-      SparkTypes.whyNot(a.dataType()).ifPresent(why -> willNotWorkOnGpu("output " + a.name() + ": " + why));
-    }
-    tagSelf();
+  }
+
+  /** Why an operator without a registry entry stays on the CPU. */
+  protected String whyNoGpuVersion() {
+    return "no GPU version of " + plan.nodeName();
   }
 
   /** The operator's own checks; call {@link #willNotWorkOnGpu} for each problem. */
@@ -80,18 +93,25 @@ public abstract class ExecMeta {
     return child;
   }
 
-  /** This subtree after the rewrite: GPU operators where tagging allowed, transitions between the two worlds. */
+  /**
+   * This subtree after the rewrite: GPU operators where tagging allowed, transitions between the two worlds. An
+   * exception while building this operator's GPU version keeps it on the CPU with the reason "internal error: ...".
+   */
   public SparkPlan convert() {
     List<SparkPlan> converted = new ArrayList<>();
     for (ExecMeta child : children) converted.add(child.convert());
     if (canRunOnGpu()) {
-      List<SparkPlan> onDevice = new ArrayList<>();
-      for (int i = 0; i < converted.size(); i++) {
-        SparkPlan c = unsortedForGpu(converted.get(i));
-        onDevice.add(c instanceof GpuExec || childStaysOnHost(i) ? c
-            : new HostToGpuExec(c, context.batchRows(), context.batchBytes()));
+      try {
+        List<SparkPlan> onDevice = new ArrayList<>();
+        for (int i = 0; i < converted.size(); i++) {
+          SparkPlan c = unsortedForGpu(converted.get(i));
+          onDevice.add(c instanceof GpuExec || childStaysOnHost(i) ? c
+              : new HostToGpuExec(c, context.batchRows(), context.batchBytes()));
+        }
+        return convertToGpu(onDevice);
+      } catch (Throwable t) {
+        willNotWorkOnGpu(context.internalErrors().record(plan.nodeName(), t));
       }
-      return convertToGpu(onDevice);
     }
     FallbackReasons.attach(plan, reasons);
     List<SparkPlan> onHost = new ArrayList<>();

@@ -49,18 +49,34 @@ public final class Overrides {
     return RULES.stream().filter(r -> r.sparkClass() == type).findFirst().orElseThrow();
   }
 
-  /** The meta of {@code plan}: its registry entry's, or one that keeps it on the CPU. */
+  /**
+   * The meta of {@code plan}: its registry entry's, or one that keeps it on the CPU (also when building the entry's
+   * meta failed: then the reason is the internal error).
+   */
   static ExecMeta wrap(SparkPlan plan, RewriteContext context) {
     for (ExecRule rule : RULES) {
-      if (rule.sparkClass() == plan.getClass()) return rule.meta().apply(plan, context);
+      if (rule.sparkClass() != plan.getClass()) continue;
+      try {
+        return rule.meta().apply(plan, context);
+      } catch (Throwable t) {
+        return new CpuOnlyMeta(plan, context, context.internalErrors().record(plan.nodeName(), t));
+      }
     }
-    return new CpuOnlyMeta(plan, context);
+    return new CpuOnlyMeta(plan, context, "no GPU version of " + plan.nodeName());
   }
 
-  /** An operator with no GPU version: tagging records why, conversion keeps it and fixes its children. */
+  /** An operator that stays on the CPU: tagging records why, conversion keeps it and fixes its children. */
   private static final class CpuOnlyMeta extends ExecMeta {
-    CpuOnlyMeta(SparkPlan plan, RewriteContext context) {
+    private final String reason;
+
+    CpuOnlyMeta(SparkPlan plan, RewriteContext context, String reason) {
       super(plan, context, null);
+      this.reason = reason;
+    }
+
+    @Override
+    protected String whyNoGpuVersion() {
+      return reason;
     }
 
     @Override

@@ -24,12 +24,21 @@ public final class PlanRewrite extends Rule<SparkPlan> {
     WarpConf conf = WarpConf.of(sqlConf);
     ExplainMode explain = conf.get(WarpConf.EXPLAIN);  // parsed first: a bad value fails every query, not just some
     if (!conf.get(WarpConf.ENABLED) || !PluginState.active() || alreadyRewritten(plan)) return plan;
-    ExecMeta root = Overrides.wrap(plan, RewriteContext.of(sqlConf));
-    root.tag();
-    SparkPlan converted = root.convert();
-    if (converted instanceof GpuExec) converted = new GpuToHostExec(converted);
-    log(root, explain);
-    return converted;
+    RewriteContext context = RewriteContext.of(sqlConf);
+    try {
+      ExecMeta root = Overrides.wrap(plan, context);
+      root.tag();
+      SparkPlan converted = root.convert();
+      if (converted instanceof GpuExec) converted = new GpuToHostExec(converted);
+      log(root, explain);
+      return converted;
+    } catch (Throwable t) {
+      // the operators catch their own errors; this is the net under everything else: Spark's plan, untouched
+      context.internalErrors().record("the plan", t);
+      return plan;
+    } finally {
+      context.internalErrors().log(LOG);
+    }
   }
 
   /** AQE may hand a plan back that already holds GPU operators; rewriting it again would nest transitions. */
