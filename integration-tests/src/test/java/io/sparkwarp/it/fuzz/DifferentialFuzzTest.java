@@ -1,0 +1,106 @@
+package io.sparkwarp.it.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.it.data.FuzzTables;
+import io.sparkwarp.it.harness.Answers;
+import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.QueryCheck;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The seeded differential fuzzer: random queries ({@link QueryGenerator}) over {@link FuzzTables}, each run with the
+ * plugin's rewrite off and on in one session, adaptive execution on or off at random. A different answer, or an
+ * error the plugin adds, fails with the seed, the query, both answers and both plans. Queries that fail on the CPU
+ * too (ANSI overflow, say) count as agreeing when the plugin fails as well.
+ *
+ * <p>CI runs {@link #CI_SEEDS} with {@link #CI_QUERIES} each; {@code -Dfuzz.seeds=1,2,3} and
+ * {@code -Dfuzz.queries=N} run others. The gpu-tagged test runs {@value #DEVICE_QUERIES} per seed by default, meant
+ * for the cuda backend ({@code -Dsparkwarp.test.backend=cuda}).
+ */
+class DifferentialFuzzTest extends GpuTestBase {
+  private static final long[] CI_SEEDS = {1, 2, 3};
+  private static final int CI_QUERIES = 40;
+  private static final int DEVICE_QUERIES = 250;
+
+  @BeforeAll
+  static void registerTables() {
+    FuzzTables.register(spark());
+  }
+
+  @Test
+  void pluginAnswersLikeSpark() {
+    fuzz(CI_QUERIES);
+  }
+
+  @Test
+  @Tag("gpu")
+  void pluginAnswersLikeSparkOnTheDevice() {
+    fuzz(DEVICE_QUERIES);
+  }
+
+  private static void fuzz(int defaultQueries) {
+    long[] seeds = Optional.ofNullable(System.getProperty("fuzz.seeds")).filter(s -> !s.isBlank())
+        .map(s -> Arrays.stream(s.split(",")).mapToLong(x -> Long.parseLong(x.strip())).toArray()).orElse(CI_SEEDS);
+    int queries = Integer.getInteger("fuzz.queries", defaultQueries);
+    List<String> failures = new ArrayList<>();
+    int ran = 0;
+    int bothFailed = 0;
+    for (long seed : seeds) {
+      QueryGenerator generator = new QueryGenerator(seed);
+      java.util.Random adaptive = new java.util.Random(seed);
+      for (int i = 0; i < queries; i++) {
+        String sql = generator.next();
+        boolean aqe = adaptive.nextBoolean();
+        Outcome cpu = run(sql, false, aqe);
+        Outcome gpu = run(sql, true, aqe);
+        ran++;
+        String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + "): " + sql;
+        if (cpu.error != null) {
+          if (gpu.error != null) {
+            bothFailed++;
+          } else {
+            failures.add(where + "\n  the CPU failed (" + cpu.error + ") but the plugin answered " + gpu.rows);
+          }
+        } else if (gpu.error != null) {
+          failures.add(where + "\n  the plugin failed where the CPU answered: " + gpu.error + "\n  GPU plan:\n"
+              + gpu.plan);
+        } else {
+          Answers.difference(cpu.rows, gpu.rows, cpu.ordered, 0).ifPresent(d -> failures.add(where + "\n  " + d
+              + "\n  CPU plan:\n" + cpu.plan + "\n  GPU plan:\n" + gpu.plan));
+        }
+      }
+    }
+    System.out.printf("fuzz: %d queries over seeds %s, %d failed on both sides alike, %d differences%n", ran,
+        Arrays.toString(seeds), bothFailed, failures.size());
+    assertTrue(failures.isEmpty(), failures.size() + " of " + ran + " queries differ:\n\n"
+        + String.join("\n\n", failures.subList(0, Math.min(5, failures.size()))));
+  }
+
+  /** One side's run of a query: its rows or its error, whether its order counts, and its executed plan. */
+  private record Outcome(List<Row> rows, Throwable error, boolean ordered, String plan) {}
+
+  private static Outcome run(String sql, boolean plugin, boolean aqe) {
+    return withConf(Map.of(QueryCheck.ENABLED, Boolean.toString(plugin), QueryCheck.ADAPTIVE, Boolean.toString(aqe)),
+        () -> {
+          Dataset<Row> query = null;
+          try {
+            query = spark().sql(sql);
+            List<Row> rows = query.collectAsList();
+            return new Outcome(rows, null, Answers.isOrdered(query.queryExecution().analyzed()),
+                query.queryExecution().executedPlan().treeString());
+          } catch (Exception e) {
+            return new Outcome(null, e, false, query == null ? "(none)" : query.queryExecution().toString());
+          }
+        });
+  }
+}
