@@ -1,0 +1,60 @@
+package io.sparkwarp.examples;
+
+import io.sparkwarp.examples.tpch.TpchTables;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * What loading the plugin costs a query that has no plugin operator: a full scan of every lineitem column,
+ * aggregated so nothing else runs. One JVM per configuration, since what is measured is the plugin's presence (its
+ * executor start-up, memory pools, settings), not its rewrite; {@code examples/run-scan-overhead.sh} runs them one
+ * after another on the same data and prints both medians.
+ *
+ * <p>Arguments: scale factor, data directory, configuration ({@code vanilla}, {@code plugin}: loaded with backend
+ * cuda), repetitions. Prints one line per run and {@code median <config> <ms>}.
+ */
+public final class ScanOverheadBenchmark {
+  /** Every lineitem column read, no operator the plugin converts (only aggregates and the scan). */
+  public static final String FULL_SCAN = """
+      SELECT count(l_orderkey), sum(l_partkey + l_suppkey + l_linenumber),
+             sum(l_quantity + l_extendedprice + l_discount + l_tax), max(l_returnflag), max(l_linestatus),
+             max(l_shipdate), max(l_commitdate), max(l_receiptdate), max(l_shipinstruct), max(l_shipmode),
+             max(l_comment)
+      FROM lineitem""";
+
+  private ScanOverheadBenchmark() {}
+
+  public static void main(String[] args) {
+    if (args.length != 4 || !List.of("vanilla", "plugin").contains(args[2])) {
+      System.err.println("usage: ScanOverheadBenchmark SCALE_FACTOR DATA_DIR vanilla|plugin REPETITIONS");
+      System.exit(2);
+    }
+    double scaleFactor = Double.parseDouble(args[0]);
+    String config = args[2];
+    int repetitions = Integer.parseInt(args[3]);
+    SparkSession.Builder builder = SparkSession.builder().appName("sparkwarp scan overhead (" + config + ")")
+        .master(System.getProperty("spark.master", "local[16]"));
+    if (config.equals("plugin")) {
+      builder.config("spark.plugins", "io.sparkwarp.WarpPlugin").config("spark.warp.backend", "cuda");
+    }
+    SparkSession spark = builder.getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try {
+      TpchTables.writeAndRegister(spark, scaleFactor, Path.of(args[1]).resolve("sf" + scaleFactor));
+      List<Long> millis = new ArrayList<>();
+      for (int i = 0; i <= repetitions; i++) {  // run 0 warms up
+        long start = System.nanoTime();
+        spark.sql(FULL_SCAN).collectAsList();
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        System.out.printf("%s run %d: %d ms%s%n", config, i, ms, i == 0 ? " (warm-up)" : "");
+        if (i > 0) millis.add(ms);
+      }
+      millis.sort(null);
+      System.out.printf("median %s %d%n", config, millis.get(millis.size() / 2));
+    } finally {
+      spark.stop();
+    }
+  }
+}
