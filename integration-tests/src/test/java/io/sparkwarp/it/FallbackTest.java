@@ -69,4 +69,17 @@ class FallbackTest extends GpuTestBase {
     query(sql).conf(WarpConf.TEST_FAIL_TAGGING.key(), failing).gpuNodes(stillOnGpu)
         .fallsBack(failing, "internal error: injected failure while tagging " + failing);
   }
+
+  /**
+   * An exception while a GPU filter or projection sets up a partition (injected) runs that partition through
+   * Spark's own expressions on downloaded rows: the answer is Spark's and the query does not fail.
+   */
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiter = '|', value = {
+      "SELECT id, skew + 1 AS s, str_a FROM all_types WHERE str_a LIKE '%a%' OR int_a > 3 | GpuFilterExec",
+      "SELECT id, skew + 1 AS s, str_a FROM all_types WHERE str_a LIKE '%a%' OR int_a > 3 | GpuProjectExec",
+      "SELECT count(*) FROM all_types WHERE long_a < 0                                     | GpuFilterExec,GpuProjectExec"})
+  void aFailedPartitionSetupRunsThePartitionOnTheCpu(String sql, String failing) {
+    query(sql).conf(WarpConf.TEST_FAIL_TASK_SETUP.key(), failing).gpuNodes(failing.split(",")).matchesCpu();
+  }
 }

@@ -2,14 +2,20 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
+import io.sparkwarp.plugin.config.FaultInjection;
+import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.expr.CompiledExpressions;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The partition function of GPU filter and project: compiles the expressions once per partition on the executor
@@ -18,6 +24,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * raised by a row become the exception Spark itself throws.
  */
 final class ExpressionBatchFunction implements Partitions.BatchFunction<ColumnarBatch> {
+  private static final Logger LOG = LoggerFactory.getLogger(ExpressionBatchFunction.class);
+
   /** Applies compiled expressions to one device batch; the result is a new batch the caller owns. */
   interface Step extends java.io.Serializable {
     DeviceBatch apply(TaskGpu gpu, CompiledExpressions compiled, DeviceBatch input);
@@ -28,15 +36,20 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
 
   private final Compile compile;
   private final Step step;
+  /** How the partition runs when the device setup fails: Spark's own evaluation of the same expressions. */
+  private final CpuEvaluation onCpu;
+  private final String operator;
   private final List<Attribute> output;
   private final SQLMetric inputRows;
   private final SQLMetric outputRows;
   private final SQLMetric outputBatches;
   private final SQLMetric gpuTime;
 
-  ExpressionBatchFunction(Compile compile, Step step, List<Attribute> output, UnaryExec node) {
+  ExpressionBatchFunction(Compile compile, Step step, CpuEvaluation onCpu, List<Attribute> output, UnaryExec node) {
     this.compile = compile;
     this.step = step;
+    this.onCpu = onCpu;
+    this.operator = node.getClass().getSimpleName();
     this.output = output;
     this.inputRows = node.metric(GpuMetrics.INPUT_ROWS);
     this.outputRows = node.metric(GpuMetrics.OUTPUT_ROWS);
@@ -46,9 +59,18 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
 
   @Override
   public Iterator<ColumnarBatch> apply(Iterator<ColumnarBatch> input) {
-    CompiledExpressions compiled = compile.get();
-    if (!compiled.supported()) {
-      throw new IllegalStateException("expressions that passed planning no longer compile: " + compiled.reasons());
+    CompiledExpressions compiled;
+    try {
+      FaultInjection.of(WarpConf.of(SQLConf.get())).beforeTaskSetup(operator);
+      compiled = compile.get();
+      if (!compiled.supported()) {
+        throw new IllegalStateException("expressions that passed planning no longer compile: " + compiled.reasons());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("sparkwarp: {} could not set up partition {} on the device ({}); it runs on the CPU instead",
+          operator, TaskContext.getPartitionId(), e.getMessage());
+      LOG.debug("sparkwarp: the setup failure", e);
+      return onCpu.apply(input);
     }
     return new LazyBatchIterator() {
       @Override

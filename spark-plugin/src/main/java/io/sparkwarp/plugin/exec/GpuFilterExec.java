@@ -41,7 +41,7 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
         () -> ExpressionCompiler.compilePredicate(cond, input, new ExpressionSettings(ansiMode, tz, f -> true)),
         (gpu, compiled, batch) -> compiled.matchingProgram(matching.options(), matching::record)
             .filter(gpu.backend(), batch, gpu.stream()),
-        input, this));
+        CpuEvaluation.filter(cond, input, tz), input, this));
   }
 
   @Override

@@ -64,11 +64,12 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
     boolean ansiMode = ansi;
     String tz = timeZone;
     StringMatching matching = StringMatching.of(this, strings);
+    List<Attribute> outputAttributes = new java.util.ArrayList<>(CollectionConverters.asJava(output()));
     return Partitions.map(child.executeColumnar(), new ExpressionBatchFunction(
         () -> ExpressionCompiler.compileProjection(exprs, input, new ExpressionSettings(ansiMode, tz, f -> true)),
         (gpu, compiled, batch) -> new DeviceBatch(compiled.matchingProgram(matching.options(), matching::record)
             .project(gpu.backend(), batch, gpu.stream()), batch.rowCount()),
-        new java.util.ArrayList<>(CollectionConverters.asJava(output())), this));
+        CpuEvaluation.project(exprs, input, outputAttributes, tz), outputAttributes, this));
   }
 
   @Override

@@ -55,8 +55,8 @@ final class InternalErrors {
       log.debug("sparkwarp: internal error while planning " + operators.get(i), errors.get(i));
     }
     if (WARNED.putIfAbsent(queryId(), Boolean.TRUE) == null) {
-      log.warn("sparkwarp: internal error while planning {}: {}; left on the CPU, the query runs as Spark alone "
-          + "would (stack traces at DEBUG for io.sparkwarp)", String.join(", ", operators), reason(errors.get(0)));
+      log.warn("sparkwarp: {} left on the CPU after an {}; the query runs as Spark alone would (stack traces at "
+          + "DEBUG for io.sparkwarp)", String.join(", ", operators), reason(errors.get(0)));
     }
   }
 
