@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sparkwarp.it.data.FuzzTables;
 import io.sparkwarp.it.harness.Answers;
 import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,7 @@ class DifferentialFuzzTest extends GpuTestBase {
     List<String> failures = new ArrayList<>();
     int ran = 0;
     int bothFailed = 0;
+    int converted = 0;
     for (long seed : seeds) {
       QueryGenerator generator = new QueryGenerator(seed);
       java.util.Random adaptive = new java.util.Random(seed);
@@ -64,6 +67,7 @@ class DifferentialFuzzTest extends GpuTestBase {
         Outcome cpu = run(sql, false, aqe);
         Outcome gpu = run(sql, true, aqe);
         ran++;
+        if (gpu.converted) converted++;
         String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + "): " + sql;
         if (cpu.error != null) {
           if (gpu.error != null) {
@@ -80,14 +84,19 @@ class DifferentialFuzzTest extends GpuTestBase {
         }
       }
     }
-    System.out.printf("fuzz: %d queries over seeds %s, %d failed on both sides alike, %d differences%n", ran,
-        Arrays.toString(seeds), bothFailed, failures.size());
+    System.out.printf("fuzz: %d queries over seeds %s, %d with plugin operators, %d failed on both sides alike, "
+        + "%d differences%n", ran, Arrays.toString(seeds), converted, bothFailed, failures.size());
+    // a fuzzer whose queries all stay on the CPU would check nothing
+    assertTrue(converted > ran / 2, "only " + converted + " of " + ran + " queries used a plugin operator");
     assertTrue(failures.isEmpty(), failures.size() + " of " + ran + " queries differ:\n\n"
         + String.join("\n\n", failures.subList(0, Math.min(5, failures.size()))));
   }
 
-  /** One side's run of a query: its rows or its error, whether its order counts, and its executed plan. */
-  private record Outcome(List<Row> rows, Throwable error, boolean ordered, String plan) {}
+  /**
+   * One side's run of a query: its rows or its error, whether its order counts, its executed plan and whether that
+   * holds a plugin operator.
+   */
+  private record Outcome(List<Row> rows, Throwable error, boolean ordered, String plan, boolean converted) {}
 
   private static Outcome run(String sql, boolean plugin, boolean aqe) {
     return withConf(Map.of(QueryCheck.ENABLED, Boolean.toString(plugin), QueryCheck.ADAPTIVE, Boolean.toString(aqe)),
@@ -96,10 +105,11 @@ class DifferentialFuzzTest extends GpuTestBase {
           try {
             query = spark().sql(sql);
             List<Row> rows = query.collectAsList();
-            return new Outcome(rows, null, Answers.isOrdered(query.queryExecution().analyzed()),
-                query.queryExecution().executedPlan().treeString());
+            SparkPlan plan = query.queryExecution().executedPlan();
+            return new Outcome(rows, null, Answers.isOrdered(query.queryExecution().analyzed()), plan.treeString(),
+                !PlanNodes.pluginNodes(plan).isEmpty());
           } catch (Exception e) {
-            return new Outcome(null, e, false, query == null ? "(none)" : query.queryExecution().toString());
+            return new Outcome(null, e, false, query == null ? "(none)" : query.queryExecution().toString(), false);
           }
         });
   }
