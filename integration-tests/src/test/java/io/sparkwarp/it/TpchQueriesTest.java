@@ -4,16 +4,20 @@ import static io.sparkwarp.it.harness.GpuNodes.BROADCAST_HASH_JOIN;
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
 import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
 import io.sparkwarp.examples.tpch.TpchQueries;
 import io.sparkwarp.it.data.TpchViews;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.JoinStrategy;
+import io.sparkwarp.it.harness.PlanNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -51,5 +55,9 @@ class TpchQueriesTest extends GpuTestBase {
     // an empty side (Q17's parts at this scale) must not let adaptive execution drop the join from the plan
     query(q.sql()).conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
+    Dataset<Row> onGpu = spark().sql(q.sql());
+    onGpu.collectAsList();  // the executed plan of an adaptive query is final once it ran
+    List<String> roundTrips = PlanNodes.roundTrips(onGpu.queryExecution().executedPlan());
+    assertTrue(roundTrips.isEmpty(), "device batches downloaded only to be uploaded again: " + roundTrips);
   }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The seeded differential fuzzer: random queries ({@link QueryGenerator}) over {@link FuzzTables}, each run with the
  * plugin's rewrite off and on in one session, adaptive execution on or off at random. A different answer, or an
- * error the plugin adds, fails with the seed, the query, both answers and both plans. Queries that fail on the CPU
+ * error the plugin adds, fails with the seed, the query, both answers and both plans; so does a GPU plan that
+ * downloads device batches only to upload them again. Queries that fail on the CPU
  * too (ANSI overflow, say) count as agreeing when the plugin fails as well.
  *
  * <p>CI runs {@link #CI_SEEDS} with {@link #CI_QUERIES} each; {@code -Dfuzz.seeds=1,2,3} and
@@ -58,6 +59,7 @@ class DifferentialFuzzTest extends GpuTestBase {
     int ran = 0;
     int bothFailed = 0;
     int converted = 0;
+    List<String> roundTrips = new ArrayList<>();
     for (long seed : seeds) {
       QueryGenerator generator = new QueryGenerator(seed);
       java.util.Random adaptive = new java.util.Random(seed);
@@ -68,6 +70,7 @@ class DifferentialFuzzTest extends GpuTestBase {
         Outcome gpu = run(sql, true, aqe);
         ran++;
         if (gpu.converted) converted++;
+        roundTrips.addAll(gpu.roundTrips.stream().map(t -> sql + "\n  " + t).toList());
         String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + "): " + sql;
         if (cpu.error != null) {
           if (gpu.error != null) {
@@ -88,6 +91,8 @@ class DifferentialFuzzTest extends GpuTestBase {
         + "%d differences%n", ran, Arrays.toString(seeds), converted, bothFailed, failures.size());
     // a fuzzer whose queries all stay on the CPU would check nothing
     assertTrue(converted > ran / 2, "only " + converted + " of " + ran + " queries used a plugin operator");
+    assertTrue(roundTrips.isEmpty(), "device batches downloaded only to be uploaded again:\n"
+        + String.join("\n", roundTrips.subList(0, Math.min(5, roundTrips.size()))));
     assertTrue(failures.isEmpty(), failures.size() + " of " + ran + " queries differ:\n\n"
         + String.join("\n\n", failures.subList(0, Math.min(5, failures.size()))));
   }
@@ -96,7 +101,8 @@ class DifferentialFuzzTest extends GpuTestBase {
    * One side's run of a query: its rows or its error, whether its order counts, its executed plan and whether that
    * holds a plugin operator.
    */
-  private record Outcome(List<Row> rows, Throwable error, boolean ordered, String plan, boolean converted) {}
+  private record Outcome(List<Row> rows, Throwable error, boolean ordered, String plan, boolean converted,
+      List<String> roundTrips) {}
 
   private static Outcome run(String sql, boolean plugin, boolean aqe) {
     return withConf(Map.of(QueryCheck.ENABLED, Boolean.toString(plugin), QueryCheck.ADAPTIVE, Boolean.toString(aqe)),
@@ -107,9 +113,10 @@ class DifferentialFuzzTest extends GpuTestBase {
             List<Row> rows = query.collectAsList();
             SparkPlan plan = query.queryExecution().executedPlan();
             return new Outcome(rows, null, Answers.isOrdered(query.queryExecution().analyzed()), plan.treeString(),
-                !PlanNodes.pluginNodes(plan).isEmpty());
+                !PlanNodes.pluginNodes(plan).isEmpty(), PlanNodes.roundTrips(plan));
           } catch (Exception e) {
-            return new Outcome(null, e, false, query == null ? "(none)" : query.queryExecution().toString(), false);
+            return new Outcome(null, e, false, query == null ? "(none)" : query.queryExecution().toString(), false,
+                List.of());
           }
         });
   }

@@ -15,7 +15,8 @@ import java.util.stream.IntStream;
 final class QueryGenerator {
   /** The shapes, drawn uniformly. */
   private static final List<Function<QueryGenerator, String>> SHAPES = List.of(
-      QueryGenerator::filterProject, QueryGenerator::join, QueryGenerator::subquery, QueryGenerator::grouped);
+      QueryGenerator::filterProject, QueryGenerator::join, QueryGenerator::subquery, QueryGenerator::grouped,
+      QueryGenerator::unionAll);
 
   private static final String[] LIKE_PATTERNS = {"%a%", "a%", "%b", "a_b", "%\\\\%%", "%\\\\_%", "_", "", "%",
       "%日本%", "a%b%c", "%é_", "_😀%", "ab", "%a\\\\%b%", "__"};
@@ -90,6 +91,15 @@ final class QueryGenerator {
     return orderedAndLimited("SELECT " + key + ", count(*) AS n, min(s) AS min_s, max(dec) AS max_dec, sum(v) AS sum_v, "
         + "count(DISTINCT k2) AS keys FROM " + pick(FuzzTables.LEFT, FuzzTables.RIGHT) + " WHERE "
         + predicate("", 2) + " GROUP BY " + key);
+  }
+
+  /** Two filtered sides unioned, filtered or joined again above the union. */
+  private String unionAll() {
+    String union = "(SELECT k, s, v, dec FROM " + FuzzTables.LEFT + " WHERE " + predicate("", 1)
+        + " UNION ALL SELECT k, s, v, dec FROM " + FuzzTables.RIGHT + " WHERE " + predicate("", 1) + ") u";
+    return orderedAndLimited(r.nextBoolean()
+        ? "SELECT " + pick("count(*)", "u.k, u.s, u.v * 2 AS v2") + " FROM " + union + " WHERE " + predicate("u.", 1)
+        : "SELECT u.s, r.id FROM " + union + " JOIN " + FuzzTables.RIGHT + " r ON u.k = r.k AND u.s = r.s");
   }
 
   /** Sometimes ordered by every output column (a total order) and limited. */

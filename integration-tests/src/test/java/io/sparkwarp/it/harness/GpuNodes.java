@@ -8,6 +8,8 @@ public final class GpuNodes {
   public static final String HOST_TO_GPU = "HostToGpuExec";
   /** Device batches to the Arrow batches Spark's ColumnarToRowExec reads. */
   public static final String GPU_TO_HOST = "GpuToHostExec";
+  /** Spark's UnionExec: the inputs' device batches passed on. */
+  public static final String UNION = "GpuUnionExec";
   public static final String COALESCE_BATCHES = "GpuCoalesceBatchesExec";
   /** Spark's ShuffledHashJoinExec and SortMergeJoinExec: both sides shuffled on the keys, one side hashed. */
   public static final String SHUFFLED_HASH_JOIN = "GpuShuffledHashJoinExec";

@@ -6,6 +6,7 @@ import org.apache.spark.sql.execution.ReusedSubqueryExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.execution.exchange.Exchange;
 import org.apache.spark.sql.execution.exchange.ReusedExchangeExec;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -47,5 +48,28 @@ public final class PlanNodes {
   /** The nodes that come from the plugin rather than from Spark. */
   public static List<SparkPlan> pluginNodes(SparkPlan root) {
     return all(root).stream().filter(node -> node.getClass().getName().startsWith("io.sparkwarp.")).toList();
+  }
+
+  /**
+   * Wasted round trips: each HostToGpuExec that uploads what a GpuToHostExec downloaded in the same stage (through
+   * nothing but nodes that pass rows or batches on, no exchange or stage boundary), as "upload <- ... <- download".
+   */
+  public static List<String> roundTrips(SparkPlan root) {
+    List<String> found = new ArrayList<>();
+    for (SparkPlan node : all(root)) {
+      if (node.getClass().getSimpleName().equals("HostToGpuExec")) {
+        downloadsBelow(node.children().head(), "HostToGpuExec", found);
+      }
+    }
+    return found;
+  }
+
+  private static void downloadsBelow(SparkPlan node, String path, List<String> found) {
+    String here = path + " <- " + node.getClass().getSimpleName();
+    if (node.getClass().getSimpleName().equals("GpuToHostExec")) {
+      found.add(here);
+    } else if (!(node instanceof Exchange || node instanceof QueryStageExec)) {
+      CollectionConverters.asJava(node.children()).forEach(child -> downloadsBelow(child, here, found));
+    }
   }
 }

@@ -5,6 +5,7 @@ import java.util.function.BiFunction;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.UnionExec;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.joins.ShuffledHashJoinExec;
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec;
@@ -32,6 +33,8 @@ public final class Overrides {
           (plan, ctx) -> new FilterMeta((FilterExec) plan, ctx, ruleFor(FilterExec.class))),
       new ExecRule(ProjectExec.class, "GpuProjectExec, the projection evaluated on the GPU",
           (plan, ctx) -> new ProjectMeta((ProjectExec) plan, ctx, ruleFor(ProjectExec.class))),
+      new ExecRule(UnionExec.class, "GpuUnionExec, the inputs' device batches passed on as they are",
+          (plan, ctx) -> new UnionMeta((UnionExec) plan, ctx, ruleFor(UnionExec.class))),
       new ExecRule(ShuffledHashJoinExec.class, "GpuShuffledHashJoinExec, a hash join of each partition on the GPU",
           (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(ShuffledHashJoinExec.class))),
       new ExecRule(SortMergeJoinExec.class, "GpuShuffledHashJoinExec (no sort needed), a hash join of each "
