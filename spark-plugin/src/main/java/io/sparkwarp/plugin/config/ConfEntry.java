@@ -55,6 +55,14 @@ public record ConfEntry<T>(String key, String type, String defaultValue, String 
     });
   }
 
+  static ConfEntry<Integer> nonNegativeInt(String key, int dflt, Scope scope, String doc) {
+    return new ConfEntry<>(key, "an integer >= 0", Integer.toString(dflt), doc, scope, v -> {
+      int i = Integer.parseInt(v);
+      if (i < 0) throw new IllegalArgumentException(v);
+      return i;
+    });
+  }
+
   static ConfEntry<Set<String>> names(String key, Scope scope, String doc) {
     return new ConfEntry<>(key, "a comma-separated list of names", "", doc, scope,
         v -> Arrays.stream(v.split(",")).map(String::strip).filter(n -> !n.isEmpty()).collect(Collectors.toSet()));

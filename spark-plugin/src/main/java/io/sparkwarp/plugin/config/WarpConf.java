@@ -36,8 +36,12 @@ public final class WarpConf {
       ExplainMode.NOT_ON_GPU, SESSION,
       "What the rewrite logs per query: NONE; NOT_ON_GPU, every operator kept on the CPU and why; ALL, the whole "
           + "plan with '*' on GPU operators and '!' on CPU ones.");
-  public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = ConfEntry.positiveInt(PREFIX + "concurrentGpuTasks",
-      2, STATIC, "How many tasks of one executor use its GPU at the same time; the others wait.");
+  public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = ConfEntry.nonNegativeInt(PREFIX
+      + "concurrentGpuTasks", 0, STATIC, "The most tasks of one executor that do device work at the same time; 0 "
+      + "leaves it to device memory (spark.warp.memory.taskReserve). Tasks doing host work are not counted.");
+  public static final ConfEntry<Long> TASK_DEVICE_RESERVE = ConfEntry.bytes(PREFIX + "memory.taskReserve", 2L << 30,
+      STATIC, "Device memory counted for each task doing device work until it holds more: a task starts its device "
+          + "work only when its reserve fits beside what the running tasks hold or reserve.");
   public static final ConfEntry<Integer> BATCH_ROWS = ConfEntry.positiveInt(PREFIX + "batch.targetRows", 1 << 21,
       SESSION, "Rows gathered into one device batch before it is uploaded (at most).");
   public static final ConfEntry<Long> BATCH_BYTES = ConfEntry.bytes(PREFIX + "batch.targetBytes", 256L << 20,
@@ -115,9 +119,9 @@ public final class WarpConf {
   }
 
   private static List<ConfEntry<?>> buildEntries() {
-    List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS, BATCH_ROWS,
-        BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT, STRING_REFILL, TEST_FAIL_TAGGING,
-        TEST_FAIL_TASK_SETUP));
+    List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
+        TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
+        STRING_REFILL, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

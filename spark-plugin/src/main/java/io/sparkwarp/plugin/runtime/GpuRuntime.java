@@ -11,7 +11,6 @@ import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.kernels.DeviceStream;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
@@ -21,21 +20,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The executor's GPU, opened once per JVM and shared by its tasks: the backend (memory pools, streams, kernels) and
- * the semaphore that lets {@code spark.warp.concurrentGpuTasks} tasks use it at a time.
+ * the admission of tasks to it by device memory ({@link DeviceAdmission}).
  */
 public final class GpuRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(GpuRuntime.class);
   private static GpuRuntime instance;
 
   private final Backend backend;
-  private final Semaphore gpuTasks;
+  private final DeviceAdmission admission;
   /** For device data shared by tasks (broadcast builds): it must outlive every task stream. */
   private final DeviceStream sharedStream;
   private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
 
-  private GpuRuntime(Backend backend, int concurrentTasks) {
+  private GpuRuntime(Backend backend, long taskReserve, int maxTasks) {
     this.backend = backend;
-    this.gpuTasks = new Semaphore(concurrentTasks, true);
+    this.admission = new DeviceAdmission(backend.deviceMemory(), taskReserve, maxTasks);
     this.sharedStream = backend.newStream();
   }
 
@@ -52,7 +51,7 @@ public final class GpuRuntime {
         .withPinnedMemoryLimit(warp.get(WarpConf.PINNED_MEMORY_LIMIT));
     Backend backend = Backends.open(warp.get(WarpConf.BACKEND), options);
     LOG.info("sparkwarp: using {}", backend.description());
-    instance = new GpuRuntime(backend, warp.get(WarpConf.CONCURRENT_GPU_TASKS));
+    instance = new GpuRuntime(backend, warp.get(WarpConf.TASK_DEVICE_RESERVE), warp.get(WarpConf.CONCURRENT_GPU_TASKS));
     return instance;
   }
 
@@ -94,8 +93,8 @@ public final class GpuRuntime {
     return backend;
   }
 
-  Semaphore gpuTasks() {
-    return gpuTasks;
+  DeviceAdmission admission() {
+    return admission;
   }
 
   /** The stream device data shared across tasks is made and freed on. */

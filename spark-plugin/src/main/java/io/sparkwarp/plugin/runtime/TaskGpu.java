@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * One task's use of the GPU: its own stream, its memory accounting and an Arrow allocator over pinned memory for
  * its transfers, from its first device work to its end (then it reports any device memory left allocated).
  *
- * <p>A task holds one of the executor's {@code spark.warp.concurrentGpuTasks} places exactly while it holds device
+ * <p>A task is admitted to the device ({@link DeviceAdmission}: by device memory) exactly while it holds device
  * memory: {@link #acquireDevice()} before the first upload, {@link #releaseDeviceIfIdle()} once its batches are
  * downloaded. Host-side work (decoding Parquet, gathering rows into pinned memory) runs on every core meanwhile.
  */
@@ -27,7 +27,7 @@ public final class TaskGpu {
   private final long taskId;
   private final DeviceStream stream;
   private final BufferAllocator hostAllocator;
-  private boolean holdsPlace;
+  private boolean admitted;
 
   private TaskGpu(GpuRuntime runtime, long taskId) {
     this.runtime = runtime;
@@ -64,19 +64,19 @@ public final class TaskGpu {
     return gpu;
   }
 
-  /** Takes one of the executor's GPU places for this task, waiting for one; a no-op while it holds one. */
+  /** Admits this task to the device, waiting until its memory fits; a no-op while it is admitted. */
   public synchronized void acquireDevice() {
-    if (!holdsPlace) {
-      runtime.gpuTasks().acquireUninterruptibly();
-      holdsPlace = true;
+    if (!admitted) {
+      runtime.admission().admit(taskId);
+      admitted = true;
     }
   }
 
-  /** Gives the place back when the task holds no device memory, so a waiting task can start its device work. */
+  /** Leaves the device when the task holds no device memory, so a waiting task can start its device work. */
   public synchronized void releaseDeviceIfIdle() {
-    if (holdsPlace && backend().deviceMemory().bytesInUse(taskId) == 0) {
-      holdsPlace = false;
-      runtime.gpuTasks().release();
+    if (admitted && backend().deviceMemory().bytesInUse(taskId) == 0) {
+      admitted = false;
+      runtime.admission().leave(taskId);
     }
   }
 
@@ -88,9 +88,9 @@ public final class TaskGpu {
       if (leaked > 0) LOG.error("sparkwarp: task {} left {} bytes of device memory allocated", taskId, leaked);
       hostAllocator.close();
     } finally {
-      if (holdsPlace) {
-        holdsPlace = false;
-        runtime.gpuTasks().release();
+      if (admitted) {
+        admitted = false;
+        runtime.admission().leave(taskId);
       }
     }
   }

@@ -17,7 +17,8 @@ class WarpConfTest {
     assertTrue(conf.get(WarpConf.ENABLED));
     assertEquals(BackendKind.AUTO, conf.get(WarpConf.BACKEND));
     assertEquals(ExplainMode.NOT_ON_GPU, conf.get(WarpConf.EXPLAIN));
-    assertEquals(2, conf.get(WarpConf.CONCURRENT_GPU_TASKS));
+    assertEquals(0, conf.get(WarpConf.CONCURRENT_GPU_TASKS));
+    assertEquals(2L << 30, conf.get(WarpConf.TASK_DEVICE_RESERVE));
     assertTrue(conf.execEnabled("FilterExec"));
   }
 
@@ -37,8 +38,8 @@ class WarpConfTest {
         () -> WarpConf.validate(Map.of("spark.warp.explain", "BOGUS")));
     assertEquals("spark.warp.explain must be one of NONE, NOT_ON_GPU, ALL, not 'BOGUS'", e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> WarpConf.validate(Map.of("spark.warp.concurrentGpuTasks", "0")));
-    assertTrue(e.getMessage().startsWith("spark.warp.concurrentGpuTasks must be an integer >= 1"), e.getMessage());
+        () -> WarpConf.validate(Map.of("spark.warp.concurrentGpuTasks", "-1")));
+    assertTrue(e.getMessage().startsWith("spark.warp.concurrentGpuTasks must be an integer >= 0"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> WarpConf.validate(Map.of("spark.warp.enable", "true")));
     assertTrue(e.getMessage().contains("unknown setting spark.warp.enable"), e.getMessage());
     WarpConf.validate(Map.of("spark.warp.enabled", "false", "spark.sql.shuffle.partitions", "3"));
