@@ -14,12 +14,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Tasks bind themselves to the calling thread with {@link #enterTask}; allocations made on that thread are charged
  * to that task until the returned scope closes.
+ *
+ * <p>An allocation over the limit waits while another task that is not itself waiting holds memory (tasks run
+ * concurrently, and their peaks rarely meet), up to {@link #OUT_OF_MEMORY_WAIT_MILLIS}; it fails at once when no
+ * other task could free anything, so tasks never wait on each other in a circle.
  */
 public final class DeviceMemory {
   /** Task id of allocations made outside any task. */
   public static final long NO_TASK = -1;
 
   private static final ThreadLocal<Long> CURRENT_TASK = ThreadLocal.withInitial(() -> NO_TASK);
+  static final long OUT_OF_MEMORY_WAIT_MILLIS = 60_000;
+  /** How often a waiting allocation looks again (frees also wake it). */
+  private static final long RECHECK_MILLIS = 20;
 
   private final RawDeviceAllocator raw;
   private final String deviceName;
@@ -28,6 +35,8 @@ public final class DeviceMemory {
   private final AtomicLong peak = new AtomicLong();
   private final Map<Long, AtomicLong> perTask = new ConcurrentHashMap<>();
   private final Set<DeviceBuffer> live = ConcurrentHashMap.newKeySet();
+  /** Tasks whose allocation waits for memory; guarded by this. */
+  private final Set<Long> waiting = new java.util.HashSet<>();
 
   /**
    * @param limit bytes that may be held at once; 0 means 90% of the device's memory
@@ -64,17 +73,42 @@ public final class DeviceMemory {
   }
 
   private void reserve(long padded, long requested) {
+    long task = CURRENT_TASK.get();
+    long deadline = System.nanoTime() + OUT_OF_MEMORY_WAIT_MILLIS * 1_000_000;
     while (true) {
       long used = inUse.get();
       if (used + padded > limit) {
-        throw new DeviceOutOfMemoryException("device memory limit reached on " + deviceName + ": asked for "
-            + requested + " bytes with " + used + " of " + limit + " bytes in use");
+        if (padded > limit || System.nanoTime() > deadline || !awaitFree(task)) {
+          throw new DeviceOutOfMemoryException("device memory limit reached on " + deviceName + ": asked for "
+              + requested + " bytes with " + used + " of " + limit + " bytes in use");
+        }
+        continue;
       }
       if (inUse.compareAndSet(used, used + padded)) {
         peak.accumulateAndGet(used + padded, Math::max);
         return;
       }
     }
+  }
+
+  /**
+   * Waits a moment for memory to be freed, if another task that is not waiting itself holds some; returns whether
+   * it waited (false: waiting could never end well).
+   */
+  private synchronized boolean awaitFree(long task) {
+    boolean othersCanFree = perTask.entrySet().stream().anyMatch(e -> e.getKey() != task && e.getKey() != NO_TASK
+        && e.getValue().get() > 0 && !waiting.contains(e.getKey()));
+    if (!othersCanFree) return false;
+    waiting.add(task);
+    try {
+      wait(RECHECK_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      waiting.remove(task);
+    }
+    return true;
   }
 
   private void unreserve(long padded) {
@@ -87,6 +121,9 @@ public final class DeviceMemory {
     unreserve(buffer.paddedSize());
     AtomicLong task = perTask.get(buffer.taskId());
     if (task != null) task.addAndGet(-buffer.paddedSize());
+    synchronized (this) {
+      if (!waiting.isEmpty()) notifyAll();
+    }
   }
 
   /** Charges this thread's allocations to {@code taskId} until the returned scope is closed. */

@@ -1,6 +1,7 @@
 package io.sparkwarp.kernels.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,8 @@ import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.DeviceStream;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class DeviceMemoryTest {
@@ -37,6 +40,38 @@ class DeviceMemoryTest {
       assertEquals(List.of(), memory.liveBuffers());
       assertThrows(IllegalStateException.class, a::address);
       assertThrows(IndexOutOfBoundsException.class, () -> outside.checkRange(0, 1));
+    }
+  }
+
+  /**
+   * Over the limit, an allocation waits while another task could free memory, and gets it when that task frees; a
+   * task that could only wait on a waiting task fails at once instead of joining a circle.
+   */
+  @Test
+  void anAllocationOverTheLimitWaitsForAnotherTaskToFree() throws Exception {
+    try (Backend backend = Backends.open(BackendKind.HOST, BackendOptions.defaults().withDeviceMemoryLimit(1000));
+        DeviceStream stream = backend.newStream()) {
+      DeviceMemory memory = backend.deviceMemory();
+      DeviceBuffer first;
+      try (DeviceMemory.TaskScope t = memory.enterTask(7)) {
+        first = backend.allocate(600, stream);
+      }
+      CompletableFuture<DeviceBuffer> second = CompletableFuture.supplyAsync(() -> {
+        try (DeviceMemory.TaskScope t = memory.enterTask(8)) {
+          DeviceBuffer held = backend.allocate(300, stream);
+          held.close();
+          return backend.allocate(600, stream);  // 600 + 600 > 1000: waits for task 7
+        }
+      });
+      Thread.sleep(200);
+      assertFalse(second.isDone(), "allocated over the limit");
+      try (DeviceMemory.TaskScope t = memory.enterTask(7)) {
+        // task 8 holds nothing and waits: task 7's own growth cannot be helped by waiting
+        assertThrows(DeviceOutOfMemoryException.class, () -> backend.allocate(500, stream));
+      }
+      first.close();
+      second.get(5, TimeUnit.SECONDS).close();
+      assertEquals(0, memory.bytesInUse());
     }
   }
 }
