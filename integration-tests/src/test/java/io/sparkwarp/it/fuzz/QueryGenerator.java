@@ -86,11 +86,27 @@ final class QueryGenerator {
     return orderedAndLimited("SELECT " + select + " FROM " + FuzzTables.LEFT + " l WHERE " + test);
   }
 
+  /** Aggregates over a filter: global, or grouped by one or two keys, sometimes with HAVING. */
   private String grouped() {
-    String key = pick("k", "k2", "s", "dt", "b", "dec");
-    return orderedAndLimited("SELECT " + key + ", count(*) AS n, min(s) AS min_s, max(dec) AS max_dec, sum(v) AS sum_v, "
-        + "count(DISTINCT k2) AS keys FROM " + pick(FuzzTables.LEFT, FuzzTables.RIGHT) + " WHERE "
-        + predicate("", 2) + " GROUP BY " + key);
+    List<String> keys = new ArrayList<>();
+    for (int i = 0, n = r.nextInt(3); i < n; i++) {
+      String key = pick("k", "k2", "s", "dt", "b", "dec", "d", "v % 3");
+      if (!keys.contains(key)) keys.add(key);
+    }
+    List<String> select = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) select.add(keys.get(i) + " AS g" + i);
+    for (int i = 0, n = 1 + r.nextInt(4); i < n; i++) {
+      select.add(pick("count(*)", "count(s)", "sum(v)", "sum(dec)", "sum(dec18)", "avg(v)", "avg(dec)", "min(v)",
+          "max(k2)", "min(dt)", "max(ts)", "min(s)", "max(dec18)", "count(DISTINCT k2)", "sum(v * k)", "min(d)",
+          "max(f)") + " AS a" + i);
+    }
+    String sql = "SELECT " + String.join(", ", select) + " FROM " + pick(FuzzTables.LEFT, FuzzTables.RIGHT)
+        + (r.nextInt(4) == 0 ? "" : " WHERE " + predicate("", 2));
+    if (!keys.isEmpty()) {
+      sql += " GROUP BY " + String.join(", ", keys);
+      if (r.nextInt(4) == 0) sql += " HAVING count(*) " + pick(">", "<", "=") + " " + r.nextInt(10);
+    }
+    return orderedAndLimited(sql);
   }
 
   /** Two filtered sides unioned, filtered or joined again above the union. */
