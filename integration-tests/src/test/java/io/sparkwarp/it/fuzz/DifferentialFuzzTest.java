@@ -87,6 +87,8 @@ class DifferentialFuzzTest extends GpuTestBase {
         }
       }
     }
+    failures.forEach(f -> System.out.println("fuzz failure: " + f.lines().limit(4).reduce((a, b) -> a + " | " + b)
+        .orElse("")));
     System.out.printf("fuzz: %d queries over seeds %s, %d with plugin operators, %d failed on both sides alike, "
         + "%d differences%n", ran, Arrays.toString(seeds), converted, bothFailed, failures.size());
     // a fuzzer whose queries all stay on the CPU would check nothing
