@@ -2,8 +2,8 @@ package io.sparkwarp.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.harness.GpuTestBase;
-import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
 import java.util.List;
 import java.util.Map;
