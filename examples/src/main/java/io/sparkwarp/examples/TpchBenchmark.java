@@ -87,13 +87,12 @@ public final class TpchBenchmark {
       System.exit(2);
       return;
     }
+    QuietLogging.warnOnly();  // Spark's INFO chatter would bury the report
     SparkSession.Builder builder = SparkSession.builder()
         .appName("sparkwarp TPC-H benchmark")
         .config("spark.plugins", PluginStatus.PLUGIN)
         .config("spark.warp.backend", args.backend())
-        // the table alone: no Spark INFO lines, no per-query explain trees between its rows
-        .config("spark.log.level", "WARN")
-        .config("spark.warp.explain", "NONE");
+        .config("spark.warp.explain", "NONE");  // no per-query explain trees between the table's rows
     if (!new SparkConf().contains("spark.master")) builder.master("local[*]");
     SparkSession spark = builder.getOrCreate();
     boolean matched;

@@ -62,13 +62,11 @@ public final class TpchDemo {
       System.exit(2);
       return;
     }
+    QuietLogging.warnOnly();  // Spark's INFO chatter would bury the report
     SparkSession.Builder builder = SparkSession.builder()
         .appName("sparkwarp TPC-H demo")
         .config("spark.plugins", PluginStatus.PLUGIN)
-        .config("spark.warp.backend", args.backend())
-        // Spark's info chatter would bury the report: WARN from the context's start on (setLogLevel after
-        // getOrCreate comes too late for the start-up lines)
-        .config("spark.log.level", "WARN");
+        .config("spark.warp.backend", args.backend());
     // spark-submit sets the master; a plain `java` run gets all local cores
     if (!new SparkConf().contains("spark.master")) builder.master("local[*]");
     SparkSession spark = builder.getOrCreate();

@@ -39,8 +39,8 @@ public final class Charts {
   public static CategoryChart times(String title, List<String> names, List<Double> cpuMillis,
       List<Double> gpuMillis) {
     CategoryChart chart = base(title, "ms (median)");
-    chart.addSeries("plugin off (CPU)", names, cpuMillis);
-    chart.addSeries("plugin on (GPU)", names, gpuMillis);
+    chart.addSeries("plugin off", names, cpuMillis);
+    chart.addSeries("plugin on", names, gpuMillis);
     return chart;
   }
 
