@@ -5,7 +5,7 @@
 # as root or with sudo); the Java kernel (io.sparkwarp.examples.notebook.JShellKernel, on jjava-jupyter from Maven
 # Central) comes with the examples' build.
 # Build first, at the repository root: mvn -B -ntp -DskipTests install
-# Usage: examples/notebook/run-notebook.sh OUT_DIR
+# Usage: examples/notebook/run-notebook.sh OUT_DIR (exit 3: Jupyter is missing and cannot be installed here)
 # SPARKWARP_BACKEND (auto|cuda|host, default auto) and SPARKWARP_DATA (default OUT_DIR/tpch-data) reach the
 # notebook; JAVA_OPTS sets the kernel's JVM options (default -Xmx4g).
 set -euo pipefail
@@ -17,14 +17,23 @@ mkdir -p "$1"
 out=$(cd "$1" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# Jupyter from Debian's packages (PyPI is not needed): nbconvert with nbclient runs the notebook
-if ! /usr/bin/python3 -c 'import nbclient, nbconvert' 2>/dev/null || ! command -v jupyter-nbconvert >/dev/null; then
+# Jupyter from Debian's packages (PyPI is not needed): nbconvert with nbclient runs the notebook. Exit 3 says that
+# it is missing and cannot be installed here, as distinct from a notebook that failed.
+have_jupyter() {
+  /usr/bin/python3 -c 'import nbclient, nbconvert' 2>/dev/null && command -v jupyter-nbconvert >/dev/null
+}
+if ! have_jupyter; then
   sudo=()
-  if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
+  if [[ $(id -u) -ne 0 ]]; then sudo=(sudo -n); fi
   echo "run-notebook.sh: installing jupyter-nbconvert and python3-ipykernel" >&2
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
-    jupyter-nbconvert python3-ipykernel >/dev/null
+  if ! command -v apt-get >/dev/null || ! "${sudo[@]}" apt-get update -qq \
+      || ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        jupyter-nbconvert python3-ipykernel >/dev/null \
+      || ! have_jupyter; then
+    echo "run-notebook.sh: cannot install Jupyter here (needs Debian's apt-get as root or with sudo);" \
+      "install jupyter-nbconvert and python3-ipykernel" >&2
+    exit 3
+  fi
 fi
 
 # the kernel spec: a JVM with Spark's --add-opens and the examples' classpath (Spark, the plugin jar, XChart,
