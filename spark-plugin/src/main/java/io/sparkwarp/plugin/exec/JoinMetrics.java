@@ -28,6 +28,7 @@ record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetr
   /** The task's average lane utilisation, where the backend measures lanes. */
   void finished(ProbeMetrics all) {
     double u = all.laneUtilisation();
-    if (laneUtilisation != null && !Double.isNaN(u)) laneUtilisation.set(Math.round(100 * u));
+    // set(double): Spark keeps an average metric's decimals scaled inside the long; set(long) would show a tenth
+    if (laneUtilisation != null && !Double.isNaN(u)) laneUtilisation.set(100 * u);
   }
 }

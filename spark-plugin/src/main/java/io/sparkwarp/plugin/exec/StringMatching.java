@@ -52,6 +52,9 @@ final class StringMatching implements Serializable {
       warpIterations += r.warpIterations();
     }
     // an average metric takes one value per task: the running average so far
-    if (laneUtilisation != null && warpIterations > 0) laneUtilisation.set(Math.round(100.0 * activeLanes / (32.0 * warpIterations)));
+    // set(double): Spark keeps an average metric's decimals scaled inside the long; set(long) would show a tenth
+    if (laneUtilisation != null && warpIterations > 0) {
+      laneUtilisation.set(100.0 * activeLanes / (32.0 * warpIterations));
+    }
   }
 }
