@@ -6,49 +6,80 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.SparkPlan;
 
 /**
  * One query run with the plugin off and then on ({@code spark.warp.enabled}, a runtime setting, so one session
  * does both), timed per run and compared. Demo queries have a deterministic row order, so the answers compare in
  * order with {@link Row#equals}.
  *
- * @param cpuMillis wall time of each CPU run
- * @param gpuMillis wall time of each GPU run, paired with the CPU run of the same index
+ * @param cpuMillis wall time of each timed CPU run
+ * @param gpuMillis wall time of each timed GPU run, paired with the CPU run of the same index
  * @param gpuPlan the executed plan of the last GPU run (the final plan when adaptive execution re-planned)
- * @param matched whether every GPU answer equalled the CPU answer of its repetition
+ * @param gpuOperators the plugin's operators in that plan, by simple class name, each once, in plan order
+ * @param matched whether every GPU answer, warm-ups included, equalled the CPU answer of its repetition
  * @param rows rows in the answer
  */
-public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMillis, String gpuPlan, boolean matched,
-    int rows) {
+public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMillis, String gpuPlan,
+    List<String> gpuOperators, boolean matched, int rows) {
   /** The session-level switch of the plan rewrite. */
   public static final String ENABLED = "spark.warp.enabled";
 
   /** Runs {@code query} {@code repetitions} times on each side, CPU first in each repetition. */
   public static CpuGpuRun run(SparkSession spark, DemoQuery query, int repetitions) {
+    return run(spark, query, 0, repetitions);
+  }
+
+  /**
+   * Runs {@code query} {@code warmUps} times on each side untimed (JIT, file caches, broadcast and kernel set-up),
+   * then {@code repetitions} times timed, CPU first in each round.
+   */
+  public static CpuGpuRun run(SparkSession spark, DemoQuery query, int warmUps, int repetitions) {
+    if (repetitions < 1) throw new IllegalArgumentException("repetitions must be at least 1, got " + repetitions);
     List<Long> cpuMillis = new ArrayList<>();
     List<Long> gpuMillis = new ArrayList<>();
     boolean matched = true;
     Execution gpu = null;
-    for (int i = 0; i < repetitions; i++) {
+    for (int i = 0; i < warmUps + repetitions; i++) {
       Execution cpu = Execution.of(spark, query.sql(), false);
       gpu = Execution.of(spark, query.sql(), true);
-      cpuMillis.add(cpu.millis());
-      gpuMillis.add(gpu.millis());
+      if (i >= warmUps) {
+        cpuMillis.add(cpu.millis());
+        gpuMillis.add(gpu.millis());
+      }
       matched &= cpu.rows().equals(gpu.rows());
     }
-    if (gpu == null) throw new IllegalArgumentException("repetitions must be at least 1, got " + repetitions);
-    return new CpuGpuRun(query, cpuMillis, gpuMillis, gpu.plan(), matched, gpu.rows().size());
+    List<String> operators = PlanNodes.pluginNodes(gpu.plan()).stream().map(node -> node.getClass().getSimpleName())
+        .distinct().toList();
+    return new CpuGpuRun(query, cpuMillis, gpuMillis, gpu.plan().treeString(), operators, matched, gpu.rows().size());
+  }
+
+  /** The median of the timed CPU runs, in ms. */
+  public double cpuMedian() {
+    return median(cpuMillis);
+  }
+
+  /** The median of the timed GPU runs, in ms. */
+  public double gpuMedian() {
+    return median(gpuMillis);
+  }
+
+  /** The median; the mean of the middle two for an even count. */
+  static double median(List<Long> values) {
+    List<Long> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
   }
 
   /** One execution: its answer, wall time and executed plan. */
-  private record Execution(List<Row> rows, long millis, String plan) {
+  private record Execution(List<Row> rows, long millis, SparkPlan plan) {
     static Execution of(SparkSession spark, String sql, boolean gpu) {
       spark.conf().set(ENABLED, Boolean.toString(gpu));
       long start = System.nanoTime();
       Dataset<Row> result = spark.sql(sql);
       List<Row> rows = result.collectAsList();
       long millis = (System.nanoTime() - start) / 1_000_000;
-      return new Execution(rows, millis, result.queryExecution().executedPlan().treeString());
+      return new Execution(rows, millis, result.queryExecution().executedPlan());
     }
   }
 }

@@ -62,16 +62,15 @@ public final class TpchDemo {
       System.exit(2);
       return;
     }
+    QuietLogging.warnOnly();  // Spark's INFO chatter would bury the report
     SparkSession.Builder builder = SparkSession.builder()
         .appName("sparkwarp TPC-H demo")
-        .config("spark.plugins", "io.sparkwarp.WarpPlugin")
+        .config("spark.plugins", PluginStatus.PLUGIN)
         .config("spark.warp.backend", args.backend());
     // spark-submit sets the master; a plain `java` run gets all local cores
     if (!new SparkConf().contains("spark.master")) builder.master("local[*]");
     SparkSession spark = builder.getOrCreate();
-    // Spark's info chatter would bury the report; the plugin's own log (its explain output) stays
-    spark.sparkContext().setLogLevel("WARN");
-    Configurator.setLevel("io.sparkwarp", Level.INFO);
+    Configurator.setLevel("io.sparkwarp", Level.INFO);  // the plugin's own log (its explain output) stays
     boolean matched;
     try {
       matched = run(spark, args, System.out);
@@ -87,20 +86,27 @@ public final class TpchDemo {
     boolean generated = TpchTables.writeAndRegister(spark, args.scaleFactor(), args.tablesDir());
     out.printf("TPC-H scale factor %s %s %s in %d ms%n", args.scaleFactor(), generated ? "generated into" : "reused from",
         args.tablesDir().toAbsolutePath(), (System.nanoTime() - start) / 1_000_000);
+    boolean active = PluginStatus.active(spark);
+    if (!active) {
+      out.println("sparkwarp is inactive (device " + PluginStatus.device(spark) + "): both runs of each query below"
+          + " are Spark's own CPU plans. Pass backend host to run the plugin on its Java reference backend.");
+    }
     boolean allMatched = true;
     for (DemoQuery query : args.queries()) {
       CpuGpuRun run = CpuGpuRun.run(spark, query, args.repetitions());
-      print(run, out);
+      print(run, active, out);
       allMatched &= run.matched();
     }
     out.println(allMatched ? "all results matched" : "RESULTS DIFFERED");
     return allMatched;
   }
 
-  private static void print(CpuGpuRun run, PrintStream out) {
+  private static void print(CpuGpuRun run, boolean active, PrintStream out) {
     out.printf("%n== %s (%d rows)%n%s", run.query().name(), run.rows(), run.gpuPlan());
+    // an inactive plugin changes no plan: naming the second run "gpu" would mislead
+    String format = active ? "run %d: cpu %d ms, gpu %d ms%n" : "run %d: plugin off %d ms, plugin inactive %d ms%n";
     for (int i = 0; i < run.cpuMillis().size(); i++) {
-      out.printf("run %d: cpu %d ms, gpu %d ms%n", i + 1, run.cpuMillis().get(i), run.gpuMillis().get(i));
+      out.printf(format, i + 1, run.cpuMillis().get(i), run.gpuMillis().get(i));
     }
     out.println(run.matched() ? "results match" : "RESULTS DIFFER");
   }

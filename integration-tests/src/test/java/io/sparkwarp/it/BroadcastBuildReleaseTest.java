@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.data.JoinTables;
 import io.sparkwarp.it.harness.GpuNodes;
 import io.sparkwarp.it.harness.GpuTestBase;
-import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.plugin.exec.BroadcastBuilds;

@@ -2,10 +2,10 @@ package io.sparkwarp.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.harness.GpuTestBase;
-import io.sparkwarp.plugin.config.WarpConf;
-import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
+import io.sparkwarp.plugin.config.WarpConf;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;

@@ -4,11 +4,11 @@ import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.data.JoinTables;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.JoinKind;
 import io.sparkwarp.it.harness.JoinStrategy;
-import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.plugin.exec.GpuHashJoinExec;

@@ -7,11 +7,11 @@ import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.examples.tpch.TpchQueries;
 import io.sparkwarp.it.data.TpchViews;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.JoinStrategy;
-import io.sparkwarp.it.harness.PlanNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -5,8 +5,8 @@ import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.UNION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.harness.GpuTestBase;
-import io.sparkwarp.it.harness.PlanNodes;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -46,14 +46,29 @@ public final class PluginState {
     } catch (BackendUnavailableException e) {
       if (kind == BackendKind.CUDA) throw e;
       active = false;
-      LOG.warn("sparkwarp: no usable GPU ({}); spark.warp.backend=auto leaves every query to Spark's CPU operators. "
-          + "Set spark.warp.backend=cuda to make this an error, or =host to run the host backend.", e.getMessage());
+      // one line for a newcomer; the cause's stack trace (JCuda's loader writes several lines) only at DEBUG
+      LOG.warn("sparkwarp is inactive: no usable GPU ({}); spark.warp.backend=auto leaves every query to Spark's CPU "
+          + "operators. Set spark.warp.backend=cuda to make this an error, or =host to run the host backend.",
+          firstLine(e.getMessage()));
+      LOG.debug("sparkwarp: why no GPU could be used", e);
     }
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "no reason given" : message.lines().findFirst().orElse("").strip();
   }
 
   /** Forgets the decision when the application's context stops, so a new context decides afresh. */
   public static synchronized void reset() {
     active = null;
+  }
+
+  /**
+   * Whether this JVM's driver has decided not to rewrite plans. In local mode the executor shares the JVM: it then
+   * opens no GPU and repeats no warning.
+   */
+  public static boolean decidedInactive() {
+    return Boolean.FALSE.equals(active);
   }
 
   /** Whether plans are rewritten; decided from the active Spark conf the first time it is asked. */

@@ -16,6 +16,7 @@ import org.apache.spark.resource.ResourceInformation;
 public final class WarpExecutorPlugin implements ExecutorPlugin {
   @Override
   public void init(PluginContext context, Map<String, String> extraConf) {
+    if (PluginState.decidedInactive()) return;  // local mode: the driver in this JVM found no GPU and said so
     ResourceInformation gpus = context.resources().get("gpu");
     int ordinal = gpus == null || gpus.addresses().length == 0 ? 0 : Integer.parseInt(gpus.addresses()[0].trim());
     GpuRuntime.startIfUsable(context.conf(), ordinal);

@@ -2,12 +2,20 @@ package io.sparkwarp.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.plugin.rewrite.FallbackReasons;
 import java.io.File;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -66,8 +74,20 @@ class PluginSessionTest {
   }
 
   @Test
-  void autoWithoutAGpuLeavesEveryPlanToSpark() {
+  void autoWithoutAGpuSaysSoInOneWarningLineAndLeavesEveryPlanToSpark() {
     Assumptions.assumeFalse(new File("/dev/nvidiactl").exists(), "this machine has an NVIDIA GPU");
+    List<LogEvent> warnings = new CopyOnWriteArrayList<>();
+    AbstractAppender capture = new AbstractAppender("sparkwarp-warnings", null, null, true, Property.EMPTY_ARRAY) {
+      @Override
+      public void append(LogEvent event) {
+        if (event.getLoggerName().startsWith("io.sparkwarp") && event.getLevel().isMoreSpecificThan(Level.WARN)) {
+          warnings.add(event.toImmutable());
+        }
+      }
+    };
+    capture.start();
+    Logger root = (Logger) LogManager.getRootLogger();
+    root.addAppender(capture);
     SparkSession spark = session("auto");
     try {
       assertFalse(PluginState.active());
@@ -77,6 +97,14 @@ class PluginSessionTest {
       assertTrue(plan.find(p -> p.nodeName().startsWith("Gpu") || p.nodeName().equals("HostToGpuExec")).isEmpty());
     } finally {
       spark.stop();
+      root.removeAppender(capture);
     }
+    // the driver and, in local mode, the executor share the JVM: one warning between them, no stack trace
+    assertEquals(1, warnings.size(), () -> warnings.stream().map(e -> e.getMessage().getFormattedMessage()).toList()
+        .toString());
+    String warning = warnings.get(0).getMessage().getFormattedMessage();
+    assertTrue(warning.startsWith("sparkwarp is inactive: no usable GPU ("), warning);
+    assertEquals(1, warning.lines().count(), warning);
+    assertNull(warnings.get(0).getThrown(), "the cause goes to DEBUG");
   }
 }

@@ -2,10 +2,10 @@ package io.sparkwarp.it.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.data.FuzzTables;
 import io.sparkwarp.it.harness.Answers;
 import io.sparkwarp.it.harness.GpuTestBase;
-import io.sparkwarp.it.harness.PlanNodes;
 import io.sparkwarp.it.harness.QueryCheck;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,6 +3,7 @@ package io.sparkwarp.it.harness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.examples.PlanNodes;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

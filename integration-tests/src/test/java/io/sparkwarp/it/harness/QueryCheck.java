@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sparkwarp.examples.PlanNodes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -7,6 +7,8 @@ import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
+import io.sparkwarp.kernels.testing.MeasurementsFile;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +30,8 @@ import org.apache.arrow.vector.VarCharVector;
  * ArrowDownload. Medians of timed repetitions after warm-up; copies are timed with CUDA events, batch transfers
  * with the host clock around a synchronised stream (what a caller waits for).
  *
- * <p>Run on a GPU machine: {@code run.sh main io.sparkwarp.kernels.cuda.TransferBenchmark [rows]} (default 100 M).
+ * <p>Run on a GPU machine: {@code run.sh main io.sparkwarp.kernels.cuda.TransferBenchmark [rows] [json]} (default
+ * 100 M rows); with a JSON path it also writes the figures for the benchmark report ({@link MeasurementsFile}).
  */
 public final class TransferBenchmark {
   private static final int WARMUP = 2;
@@ -39,6 +42,7 @@ public final class TransferBenchmark {
     try (CudaBackend backend = CudaBackend.open(BackendOptions.defaults());
         CudaStream stream = backend.newStream()) {
       System.out.println("device: " + backend.description());
+      MeasurementsFile figures = new MeasurementsFile("TransferBenchmark", backend.description());
       long bytes = 1L << 30;
       double pinnedH2D;
       double pinnedD2H;
@@ -71,17 +75,21 @@ public final class TransferBenchmark {
       System.out.println();
       System.out.println("| copy (1 GiB) | GB/s |");
       System.out.println("|---|---|");
-      row("host to device, pinned", pinnedH2D);
-      row("device to host, pinned", pinnedD2H);
-      row("host to device, pageable", pageableH2D);
-      row("device to host, pageable", pageableD2H);
-      row("device to device (read + write)", deviceCopy);
+      // the pinned copies are the PCIe limit of everything below; the copies themselves have none to compare with
+      double pinnedLimit = Math.min(pinnedH2D, pinnedD2H);
+      row(figures, "host to device, pinned", pinnedH2D, null);
+      row(figures, "device to host, pinned", pinnedD2H, null);
+      row(figures, "host to device, pageable", pageableH2D, pinnedLimit);
+      row(figures, "device to host, pageable", pageableD2H, pinnedLimit);
+      row(figures, "device to device (read + write)", deviceCopy, null);
 
-      batchTransfers(backend, stream, rows, Math.min(pinnedH2D, pinnedD2H));
+      batchTransfers(backend, stream, rows, pinnedLimit, figures);
+      if (args.length > 1) figures.write(Path.of(args[1]));
     }
   }
 
-  private static void batchTransfers(CudaBackend backend, CudaStream stream, int rows, double pinnedLimit) {
+  private static void batchTransfers(CudaBackend backend, CudaStream stream, int rows, double pinnedLimit,
+      MeasurementsFile figures) {
     BufferAllocator allocator = backend.transferMemory().arrowAllocator().newChildAllocator("bench", 0, Long.MAX_VALUE);
     List<FieldVector> vectors = makeBatch(allocator, rows);
     try {
@@ -115,8 +123,8 @@ public final class TransferBenchmark {
           rows, transferBytes);
       System.out.println("| batch transfer | ms | GB/s | of pinned limit |");
       System.out.println("|---|---|---|---|");
-      batchRow("upload (ArrowUpload, pinned Arrow vectors)", upload, transferBytes, pinnedLimit);
-      batchRow("download (ArrowDownload, into pinned Arrow vectors)", download, transferBytes, pinnedLimit);
+      batchRow(figures, "upload (ArrowUpload, pinned Arrow vectors)", upload, transferBytes, pinnedLimit);
+      batchRow(figures, "download (ArrowDownload, into pinned Arrow vectors)", download, transferBytes, pinnedLimit);
     } finally {
       Closeables.closeAll(vectors);
       allocator.close();
@@ -190,12 +198,14 @@ public final class TransferBenchmark {
     return bytes / ms / 1e6;
   }
 
-  private static void row(String what, double gbs) {
+  private static void row(MeasurementsFile figures, String what, double gbs, Double limit) {
     System.out.printf(Locale.ROOT, "| %s | %.1f |%n", what, gbs);
+    figures.add("copy " + what, gbs, "GB/s", limit);
   }
 
-  private static void batchRow(String what, double ms, long bytes, double limit) {
+  private static void batchRow(MeasurementsFile figures, String what, double ms, long bytes, double limit) {
     double gbs = rate(bytes, ms);
     System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.0f%% |%n", what, ms, gbs, 100 * gbs / limit);
+    figures.add("batch " + what, gbs, "GB/s", limit);
   }
 }

@@ -1,5 +1,7 @@
 package io.sparkwarp.plugin.exec;
 
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.plugin.config.WarpConf;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.SparkContext;
@@ -27,21 +29,29 @@ public final class GpuMetrics {
 
   private GpuMetrics() {}
 
-  /** Row and batch counts and GPU time: what every GPU operator reports. */
-  static Map<String, SQLMetric> operator(SparkContext sc) {
+  /** Row and batch counts: what every plugin operator reports. */
+  private static Map<String, SQLMetric> counts(SparkContext sc) {
     Map<String, SQLMetric> m = new LinkedHashMap<>();
-    m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
     m.put(OUTPUT_ROWS, SQLMetrics.createMetric(sc, "number of output rows"));
     m.put(OUTPUT_BATCHES, SQLMetrics.createMetric(sc, "number of output batches"));
+    return m;
+  }
+
+  /** Row and batch counts and GPU time: what every GPU operator that computes reports. */
+  static Map<String, SQLMetric> operator(SparkContext sc) {
+    Map<String, SQLMetric> m = counts(sc);
     m.put(GPU_TIME, SQLMetrics.createNanoTimingMetric(sc, "GPU time", -1));
     return m;
   }
 
-  /** The operator metrics plus bytes and time of transfers, for the transitions. */
+  /**
+   * What the transitions report: rows and batches moved, and the bytes and time of the copies between host and
+   * device (the PCIe link on a GPU). The copy is their only device work, so they have no separate GPU time.
+   */
   static Map<String, SQLMetric> transfer(SparkContext sc) {
-    Map<String, SQLMetric> m = operator(sc);
-    m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "bytes transferred", -1));
-    m.put(TRANSFER_TIME, SQLMetrics.createNanoTimingMetric(sc, "transfer time", -1));
+    Map<String, SQLMetric> m = counts(sc);
+    m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "bytes over PCIe", -1));
+    m.put(TRANSFER_TIME, SQLMetrics.createNanoTimingMetric(sc, "PCIe transfer time", -1));
     return m;
   }
 
@@ -52,20 +62,36 @@ public final class GpuMetrics {
     m.put(NAIVE_PROBES, SQLMetrics.createMetric(sc, "batches probed naively"));
     m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
     m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));
-    m.put(LANE_UTILISATION, SQLMetrics.createAverageMetric(sc, "lane utilisation (% of 32 lanes)"));
+    if (measuresLanes(sc)) {
+      m.put(LANE_UTILISATION, SQLMetrics.createAverageMetric(sc, "lane utilisation (% of 32 lanes)"));
+    }
     return m;
   }
 
-  /** The operator metrics plus what its string predicates did: the layouts read and the lane utilisation. */
+  /**
+   * The operator metrics plus input rows (a filter's selectivity) and what its string predicates did: the layouts
+   * read and the lane utilisation.
+   */
   static Map<String, SQLMetric> expression(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);
+    m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
     m.put(PLAIN_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on plain strings (batches)"));
     m.put(PIVOTED_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on pivoted strings (batches)"));
     m.put(SELF_PIVOTED_STRING_MATCHES,
         SQLMetrics.createMetric(sc, "string predicates on self-pivoted strings (batches)"));
-    m.put(STRING_LANE_UTILISATION,
-        SQLMetrics.createAverageMetric(sc, "string matching lane utilisation (% of 32 lanes)"));
+    if (measuresLanes(sc)) {
+      m.put(STRING_LANE_UTILISATION,
+          SQLMetrics.createAverageMetric(sc, "string matching lane utilisation (% of 32 lanes)"));
+    }
     return m;
+  }
+
+  /**
+   * Whether the backend has lanes to measure: the host backend has none, and a lane utilisation metric there would
+   * show the UI's 0 for a figure that was never taken.
+   */
+  private static boolean measuresLanes(SparkContext sc) {
+    return WarpConf.of(sc.conf()).get(WarpConf.BACKEND) != BackendKind.HOST;
   }
 
   static scala.collection.immutable.Map<String, SQLMetric> toScala(Map<String, SQLMetric> metrics) {

@@ -4,14 +4,14 @@ import io.sparkwarp.join.ProbeMetrics;
 import java.io.Serializable;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 
-/** A GPU join's SQL metrics, updated by its partitions. */
+/** A GPU join's SQL metrics, updated by its partitions; laneUtilisation is null where no lanes are measured. */
 record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetric matches, SQLMetric naive,
     SQLMetric pushDown, SQLMetric refill, SQLMetric laneUtilisation) implements Serializable {
   static JoinMetrics of(SparkwarpExec node) {
     return new JoinMetrics(node.metric(GpuMetrics.OUTPUT_ROWS), node.metric(GpuMetrics.OUTPUT_BATCHES),
         node.metric(GpuMetrics.GPU_TIME), node.metric(GpuMetrics.MATCHES), node.metric(GpuMetrics.NAIVE_PROBES),
         node.metric(GpuMetrics.PUSH_DOWN_PROBES), node.metric(GpuMetrics.REFILL_PROBES),
-        node.metric(GpuMetrics.LANE_UTILISATION));
+        node.metricIfPresent(GpuMetrics.LANE_UTILISATION));
   }
 
   /** Adds one probed stream batch. */
@@ -28,6 +28,7 @@ record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetr
   /** The task's average lane utilisation, where the backend measures lanes. */
   void finished(ProbeMetrics all) {
     double u = all.laneUtilisation();
-    if (!Double.isNaN(u)) laneUtilisation.set(Math.round(100 * u));
+    // set(double): Spark keeps an average metric's decimals scaled inside the long; set(long) would show a tenth
+    if (laneUtilisation != null && !Double.isNaN(u)) laneUtilisation.set(100 * u);
   }
 }

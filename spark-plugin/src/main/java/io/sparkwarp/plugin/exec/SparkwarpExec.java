@@ -43,6 +43,11 @@ public abstract class SparkwarpExec extends SparkPlan {
     return metrics.apply(name);
   }
 
+  /** The metric, or null where this node has none of that name (lane utilisation on the host backend). */
+  protected SQLMetric metricIfPresent(String name) {
+    return metrics.contains(name) ? metrics.apply(name) : null;
+  }
+
   @Override
   public int productArity() {
     return constructorArgs().length;

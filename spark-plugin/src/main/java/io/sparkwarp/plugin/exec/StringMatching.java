@@ -15,6 +15,7 @@ final class StringMatching implements Serializable {
   private final SQLMetric plain;
   private final SQLMetric pivoted;
   private final SQLMetric selfPivoted;
+  /** Null where the backend has no lanes to measure. */
   private final SQLMetric laneUtilisation;
   private long activeLanes;
   private long warpIterations;
@@ -32,7 +33,7 @@ final class StringMatching implements Serializable {
   static StringMatching of(SparkwarpExec node, MatchOptions options) {
     return new StringMatching(options, node.metric(GpuMetrics.PLAIN_STRING_MATCHES),
         node.metric(GpuMetrics.PIVOTED_STRING_MATCHES), node.metric(GpuMetrics.SELF_PIVOTED_STRING_MATCHES),
-        node.metric(GpuMetrics.STRING_LANE_UTILISATION));
+        node.metricIfPresent(GpuMetrics.STRING_LANE_UTILISATION));
   }
 
   MatchOptions options() {
@@ -51,6 +52,9 @@ final class StringMatching implements Serializable {
       warpIterations += r.warpIterations();
     }
     // an average metric takes one value per task: the running average so far
-    if (warpIterations > 0) laneUtilisation.set(Math.round(100.0 * activeLanes / (32.0 * warpIterations)));
+    // set(double): Spark keeps an average metric's decimals scaled inside the long; set(long) would show a tenth
+    if (laneUtilisation != null && warpIterations > 0) {
+      laneUtilisation.set(100.0 * activeLanes / (32.0 * warpIterations));
+    }
   }
 }

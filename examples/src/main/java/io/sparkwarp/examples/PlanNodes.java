@@ -1,4 +1,4 @@
-package io.sparkwarp.it.harness;
+package io.sparkwarp.examples;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,54 @@
+package io.sparkwarp.examples.report;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What one run of {@code TpchBenchmark} measured, as it is written to and read from JSON: the run's setting, then
+ * per query the timed runs of both sides. Everything derived (medians, speed-ups, the geomean) is stored too, so a
+ * reader needs no code of ours.
+ *
+ * @param scaleFactor TPC-H scale factor of the data
+ * @param backend spark.warp.backend asked for (auto, cuda, host)
+ * @param device what the plugin ran on: the GPU's description, "host", or why nothing
+ * @param pluginActive whether the plugin rewrote plans; false: both sides ran Spark's CPU plans
+ * @param date when the run started, ISO-8601 UTC
+ * @param master the Spark master (local[16], ...)
+ * @param sparkVersion the Spark version that ran
+ * @param warmUps untimed runs per side before the timed ones
+ * @param repetitions timed runs per side
+ * @param geomeanSpeedUp geometric mean of the queries' speed-ups
+ * @param allMatched whether every query's answers matched
+ */
+public record BenchmarkResults(double scaleFactor, String backend, String device, boolean pluginActive, String date,
+    String master, String sparkVersion, int warmUps, int repetitions, double geomeanSpeedUp, boolean allMatched,
+    List<QueryResult> queries) {
+  /**
+   * One query's runs.
+   *
+   * @param name the query's name ("Q3 shipping priority")
+   * @param cpuMillis wall time of each timed run with the plugin off
+   * @param cpuMedianMillis their median
+   * @param gpuMillis wall time of each timed run with the plugin on
+   * @param gpuMedianMillis their median
+   * @param speedUp CPU median over GPU median
+   * @param matched whether the answers of the two sides were equal in every run
+   * @param rows rows in the answer
+   * @param gpuOperators the plugin's operators in the GPU run's executed plan
+   */
+  public record QueryResult(String name, List<Long> cpuMillis, double cpuMedianMillis, List<Long> gpuMillis,
+      double gpuMedianMillis, double speedUp, boolean matched, int rows, List<String> gpuOperators) {}
+
+  /** The geometric mean of the speed-ups; NaN for none. */
+  public static double geomean(List<Double> speedUps) {
+    return Math.exp(speedUps.stream().mapToDouble(Math::log).average().orElse(Double.NaN));
+  }
+
+  public void write(Path file) {
+    Json.write(this, file);
+  }
+
+  public static BenchmarkResults read(Path file) {
+    return Json.read(file, BenchmarkResults.class);
+  }
+}

@@ -1,0 +1,85 @@
+package io.sparkwarp.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.examples.report.BenchmarkResults;
+import io.sparkwarp.examples.report.BenchmarkResults.QueryResult;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The benchmark at a tiny scale factor with the plugin on its host backend: table, JSON and plan operators. */
+class TpchBenchmarkTest {
+  private static SparkSession spark;
+
+  @TempDir static Path dir;
+
+  @BeforeAll
+  static void startSpark() {
+    spark = SparkSession.builder().master("local[2]").config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2").config("spark.plugins", PluginStatus.PLUGIN)
+        .config("spark.warp.backend", "host").getOrCreate();
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  @Test
+  void timesEachQueryOnBothSidesAndWritesResultsThatReadBack() {
+    // a filter, a three-way join, a join with a prefix LIKE
+    TpchBenchmark.Args args = TpchBenchmark.Args.parse("0.002", dir.resolve("data").toString(), "host", "1",
+        "Q6,q3,Q14", dir.resolve("out/results.json").toString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BenchmarkResults results = TpchBenchmark.run(spark, args, new PrintStream(out, true, StandardCharsets.UTF_8));
+    String table = out.toString(StandardCharsets.UTF_8);
+
+    assertTrue(table.contains("plugin active, device host; per side 1 warm-up, 1 timed"), table);
+    assertTrue(table.contains("geomean speed-up"), table);
+    assertEquals(List.of("Q6 forecasting revenue change", "Q3 shipping priority", "Q14 promotion effect"), results.queries().stream().map(QueryResult::name).toList());
+    assertTrue(results.allMatched(), table);
+    assertTrue(results.pluginActive());
+    assertEquals("host", results.device());
+    assertEquals(spark.version(), results.sparkVersion());
+    for (QueryResult q : results.queries()) {
+      assertEquals(1, q.cpuMillis().size(), q.name());
+      assertEquals(1, q.gpuMillis().size(), q.name());
+      assertEquals(q.cpuMedianMillis() / q.gpuMedianMillis(), q.speedUp(), 1e-9, q.name());
+      assertTrue(q.rows() > 0, q.name() + " should find rows at this scale");
+      assertTrue(q.gpuOperators().contains("HostToGpuExec") && q.gpuOperators().contains("GpuFilterExec"),
+          q.name() + ": " + q.gpuOperators());
+    }
+    for (QueryResult join : results.queries().subList(1, 3)) {
+      assertTrue(join.gpuOperators().stream().anyMatch(op -> op.endsWith("HashJoinExec")),
+          join.name() + " joins on the GPU: " + join.gpuOperators());
+    }
+    double product = results.queries().stream().mapToDouble(QueryResult::speedUp).reduce(1, (a, b) -> a * b);
+    assertEquals(Math.cbrt(product), results.geomeanSpeedUp(), 1e-9);
+
+    results.write(args.json().orElseThrow());
+    assertEquals(results, BenchmarkResults.read(args.json().orElseThrow()));
+  }
+
+  @Test
+  void namesQueriesByNumberAndRejectsBadArguments() {
+    TpchBenchmark.Args defaults = TpchBenchmark.Args.parse();
+    assertEquals(22, defaults.queries().size());
+    assertTrue(defaults.queries().get(10).sql().contains("* 0.0001"), "Q11's fraction at SF 1");
+    assertTrue(TpchBenchmark.Args.parse("10", "d", "cuda", "3", "Q11").queries().get(0).sql().contains("* 0.00001"));
+    for (String[] bad : new String[][] {{"zero"}, {"0"}, {"1", "d", "gpu"}, {"1", "d", "host", "0"},
+        {"1", "d", "host", "1", "Q23"}, {"1", "d", "host", "1", "Q6", "out.json", "extra"}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TpchBenchmark.Args.parse(bad));
+      assertTrue(e.getMessage().startsWith("usage: TpchBenchmark"), e.getMessage());
+    }
+  }
+}
