@@ -162,7 +162,7 @@ final class HostBatchBuilder implements AutoCloseable {
     while (i < n) BitVectorHelper.setBit(validity, at + i++);
   }
 
-  /** Value by value, for bit-packed, decimal and variable-width columns; null rows are skipped. */
+  /** Value by value, for bit-packed, decimal (wide ones always) and variable-width columns; null rows are skipped. */
   private static void appendValues(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
     for (int i = 0; i < n; i++) {
       if (in.isNullAt(i)) continue;  // validity is set; variable-width setSafe fills the skipped offsets
@@ -171,6 +171,8 @@ final class HostBatchBuilder implements AutoCloseable {
         case BOOLEAN -> ((BitVector) out).setSafe(o, in.getBoolean(i) ? 1 : 0);
         case DECIMAL -> ((DecimalVector) out).setSafe(o,
             in.getDecimal(i, type.precision(), type.scale()).toUnscaledLong());
+        case DECIMAL128 -> ((DecimalVector) out).setSafe(o,
+            in.getDecimal(i, type.precision(), type.scale()).toJavaBigDecimal());
         case STRING -> ((VarCharVector) out).setSafe(o, in.getUTF8String(i).getBytes());
         case BINARY -> ((VarBinaryVector) out).setSafe(o, in.getBinary(i));
         default -> throw new IllegalStateException(type + " is copied in bulk");

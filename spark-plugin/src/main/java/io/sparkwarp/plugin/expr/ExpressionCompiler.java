@@ -202,6 +202,11 @@ public final class ExpressionCompiler {
     private DeviceType deviceType(Expression e) {
       Optional<DeviceType> t = SparkTypes.deviceType(e.dataType(), settings.timeZone());
       if (t.isEmpty()) reasons.add("expression " + e + ": " + SparkTypes.whyNot(e.dataType()).orElseThrow());
+      if (t.isPresent() && t.get().kind() == Kind.DECIMAL128) {
+        reasons.add("expression " + e + ": " + t.get() + " values are computed only by aggregates (expression "
+            + "programs hold decimals of precision up to " + DeviceType.MAX_DECIMAL_PRECISION + ")");
+        return null;
+      }
       return t.orElse(null);
     }
 

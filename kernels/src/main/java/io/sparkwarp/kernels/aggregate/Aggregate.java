@@ -1,0 +1,95 @@
+package io.sparkwarp.kernels.aggregate;
+
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.batch.DeviceType.Kind;
+import io.sparkwarp.kernels.batch.UnsupportedTypeException;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * One aggregate of a group-by: the operation, the input column it reads (an index into the aggregation's inputs;
+ * -1 for {@link AggregateOp#COUNT_ALL}), its result type, and the options Spark's buffers need.
+ *
+ * @param mask an input BOOLEAN column: only rows where it is true take part (Spark's FILTER clause, and the
+ *     "not empty" flag of a decimal sum's buffer), or -1 for every row
+ * @param nullPoisons a null input makes the group's result null (merging sums whose overflow is a null)
+ * @param zeroWhenEmpty a sum without any non-null input is 0 instead of null (Spark's average and decimal sum
+ *     buffers start at 0)
+ */
+public record Aggregate(AggregateOp op, int input, DeviceType resultType, int mask, boolean nullPoisons,
+    boolean zeroWhenEmpty) {
+  private static final Set<Kind> INTEGRAL = EnumSet.of(Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG);
+  private static final Set<Kind> ORDERED = EnumSet.of(Kind.BOOLEAN, Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG,
+      Kind.FLOAT, Kind.DOUBLE, Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL);
+
+  public Aggregate {
+    if ((op == AggregateOp.COUNT_ALL) != (input < 0)) {
+      throw new IllegalArgumentException(op + (input < 0 ? " needs an input column" : " takes no input column"));
+    }
+    if ((nullPoisons || zeroWhenEmpty) && op != AggregateOp.SUM) {
+      throw new IllegalArgumentException("only SUM takes null-poisoning or zero-when-empty, not " + op);
+    }
+  }
+
+  public static Aggregate countAll() {
+    return new Aggregate(AggregateOp.COUNT_ALL, -1, DeviceType.LONG, -1, false, false);
+  }
+
+  public static Aggregate count(int input) {
+    return new Aggregate(AggregateOp.COUNT, input, DeviceType.LONG, -1, false, false);
+  }
+
+  public static Aggregate sum(int input, DeviceType resultType) {
+    return new Aggregate(AggregateOp.SUM, input, resultType, -1, false, false);
+  }
+
+  public static Aggregate min(int input, DeviceType inputType) {
+    return new Aggregate(AggregateOp.MIN, input, inputType, -1, false, false);
+  }
+
+  public static Aggregate max(int input, DeviceType inputType) {
+    return new Aggregate(AggregateOp.MAX, input, inputType, -1, false, false);
+  }
+
+  /** This aggregate over the rows where BOOLEAN input column {@code maskInput} is true. */
+  public Aggregate where(int maskInput) {
+    return new Aggregate(op, input, resultType, maskInput, nullPoisons, zeroWhenEmpty);
+  }
+
+  /** This sum, null for a group with a null input. */
+  public Aggregate poisonedByNull() {
+    return new Aggregate(op, input, resultType, mask, true, zeroWhenEmpty);
+  }
+
+  /** This sum, 0 for a group without a non-null input ({@link #zeroWhenEmpty}). */
+  public Aggregate startingAtZero() {
+    return new Aggregate(op, input, resultType, mask, nullPoisons, true);
+  }
+
+  /**
+   * Throws unless the aggregate can run over an input of {@code inputType} (null for COUNT_ALL) and a mask of
+   * {@code maskType} (null without one).
+   *
+   * @throws UnsupportedTypeException naming the operation and types the device does not aggregate
+   */
+  public void check(DeviceType inputType, DeviceType maskType) {
+    if (maskType != null && maskType.kind() != Kind.BOOLEAN) {
+      throw new IllegalArgumentException("an aggregate's mask is a boolean column, not " + maskType);
+    }
+    boolean ok = switch (op) {
+      case COUNT_ALL, COUNT -> resultType.kind() == Kind.LONG;
+      case SUM -> sumOk(inputType.kind(), inputType, resultType);
+      case MIN, MAX -> ORDERED.contains(inputType.kind()) && resultType.equals(inputType);
+    };
+    if (!ok) {
+      throw new UnsupportedTypeException(op.name().toLowerCase(java.util.Locale.ROOT) + " of " + inputType + " into "
+          + resultType + " is not supported on the device");
+    }
+  }
+
+  private static boolean sumOk(Kind in, DeviceType inputType, DeviceType result) {
+    if (INTEGRAL.contains(in)) return result.kind() == Kind.LONG || result.kind() == Kind.DOUBLE;
+    if (in == Kind.FLOAT || in == Kind.DOUBLE) return result.kind() == Kind.DOUBLE;
+    return inputType.isDecimal() && result.isDecimal() && result.scale() == inputType.scale();
+  }
+}

@@ -1,0 +1,61 @@
+package io.sparkwarp.kernels.aggregate;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.batch.UnsupportedTypeException;
+import java.util.List;
+
+/**
+ * Group-by hash aggregation on the device. CUDA: {@code aggregate.cu}; host: a reference over Java maps.
+ *
+ * <p>Grouping follows Spark: null keys form a group of their own, floats and doubles group NaN with NaN and -0.0
+ * with 0.0, strings and binaries by their bytes. A group's key is the key of one of its rows.
+ */
+public interface AggregatePrimitives {
+  /** Most key columns one aggregation takes (the hash table's keys, join_keys.cuh). */
+  int MAX_KEYS = 8;
+  /** Most aggregates one aggregation computes (aggregate.cu MAX_AGGREGATES). */
+  int MAX_AGGREGATES = 32;
+
+  /**
+   * Aggregates the rows of {@code keys} and {@code inputs} (equal row counts, not owned, left open).
+   *
+   * @param keys up to {@link #MAX_KEYS} key columns; none: one global group, present even without rows
+   * @param inputs the columns aggregates read, by index
+   * @throws io.sparkwarp.kernels.batch.UnsupportedTypeException for a key or aggregate type the device does not
+   *     aggregate
+   */
+  AggregateResult aggregate(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates,
+      DeviceStream stream);
+
+  /** Throws unless {@link #aggregate} takes these arguments: the checks both backends make first. */
+  static void checkArguments(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates) {
+    if (keys.size() > MAX_KEYS) {
+      throw new UnsupportedTypeException("grouping by " + keys.size() + " keys (the device takes up to " + MAX_KEYS
+          + ")");
+    }
+    if (aggregates.size() > MAX_AGGREGATES) {
+      throw new UnsupportedTypeException(aggregates.size() + " aggregates in one aggregation (the device takes up to "
+          + MAX_AGGREGATES + ")");
+    }
+    int rows = -1;
+    for (DeviceColumn c : keys) {
+      if (c.type().kind() == DeviceType.Kind.DECIMAL128) {
+        throw new UnsupportedTypeException("grouping by a " + c.type() + " key is not supported on the device");
+      }
+      rows = checkRows(rows, c);
+    }
+    for (DeviceColumn c : inputs) rows = checkRows(rows, c);
+    for (Aggregate a : aggregates) {
+      a.check(a.input() < 0 ? null : inputs.get(a.input()).type(), a.mask() < 0 ? null : inputs.get(a.mask()).type());
+    }
+  }
+
+  private static int checkRows(int rows, DeviceColumn c) {
+    if (rows >= 0 && c.rowCount() != rows) {
+      throw new IllegalArgumentException("aggregation columns of " + rows + " and " + c.rowCount() + " rows");
+    }
+    return c.rowCount();
+  }
+}
