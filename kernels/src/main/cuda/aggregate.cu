@@ -31,7 +31,8 @@ enum AggOp : int32_t { AGG_COUNT_ALL = 0, AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 
 // How an input's values are read, and how a result is written (CudaAggregatePrimitives.Layout, by ordinal)
 enum Layout : int32_t { L_NONE, L_BOOL, L_INT8, L_INT16, L_INT32, L_INT64, L_INT128, L_FLOAT, L_DOUBLE };
 constexpr int32_t OPT_NULL_POISONS = 1;
-constexpr int32_t OPT_ZERO_WHEN_EMPTY = 2;
+constexpr int32_t OPT_IDENTITY_WHEN_EMPTY = 2;
+constexpr int32_t OPT_MASK_FALSE = 4;  // rows take part where the mask is false (not null) instead of true
 constexpr uint32_t FLAG_SEEN = 1;
 constexpr uint32_t FLAG_POISONED = 2;
 // accumulation modes
@@ -117,7 +118,10 @@ __device__ __forceinline__ Part identity(const AggSpec& s) {
 __device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool active) {
   Part p = identity(s);
   if (!active) return p;
-  if (s.mask_bits != nullptr && !(bit_at(s.mask_validity, row) && bit_at(s.mask_bits, row))) return p;
+  if (s.mask_bits != nullptr && !(bit_at(s.mask_validity, row)
+                                  && bit_at(s.mask_bits, row) != ((s.options & OPT_MASK_FALSE) != 0))) {
+    return p;
+  }
   if (s.op == AGG_COUNT_ALL) {
     p.count = 1;
     return p;
@@ -379,7 +383,7 @@ extern "C" __global__ void sw_agg_finalize(AggSpecs specs, int64_t groups) {
           const bool empty = !(p.flags & FLAG_SEEN);
           if (p.flags & FLAG_POISONED) {
             atomicOr(s.overflow, 1u);
-          } else if (!empty || (s.options & OPT_ZERO_WHEN_EMPTY)) {
+          } else if (!empty || (s.options & OPT_IDENTITY_WHEN_EMPTY)) {
             valid = true;
             const Int192 v = empty ? int192_zero() : p.sum;
             if (s.result == L_DOUBLE) {
@@ -408,6 +412,9 @@ extern "C" __global__ void sw_agg_finalize(AggSpecs specs, int64_t groups) {
             case L_DOUBLE: reinterpret_cast<double*>(s.out_data)[g] = key_double(p.best); break;
             default: reinterpret_cast<int64_t*>(s.out_data)[g] = p.best; break;
           }
+        } else if (s.options & OPT_IDENTITY_WHEN_EMPTY) {  // boolean extremes: min's identity true, max's false
+          valid = true;
+          bit = s.op == AGG_MIN;
         }
       }
       const uint32_t valid_word = __ballot_sync(FULL_WARP, valid);
@@ -417,5 +424,73 @@ extern "C" __global__ void sw_agg_finalize(AggSpecs specs, int64_t groups) {
         if (s.result == L_BOOL) reinterpret_cast<uint32_t*>(s.out_data)[w] = bit_word;
       }
     }
+  });
+}
+
+// Spark's average from a sum and a count, row by row (AggregatePrimitives#mean): null for a zero or null count;
+// null for a null sum (an overflow, flagged); a DOUBLE sum divided as doubles; a decimal sum (L_INT64 or L_INT128)
+// scaled by `scale_factor` (10^(result scale - sum scale)), divided by the count and rounded half up, null and
+// flagged where the quotient reaches `bound` (10^result precision). Exact: the scaled magnitude is a 192-bit
+// product, divided word by word.
+extern "C" __global__ void sw_agg_mean(const uint32_t* sum_validity, const uint8_t* sum_data, int32_t sum_layout,
+                                       const uint32_t* count_validity, const int64_t* counts, int64_t n,
+                                       uint64_t scale_factor, uint64_t bound_lo, uint64_t bound_hi,
+                                       int32_t result_layout, uint32_t* out_validity, uint8_t* out_data,
+                                       uint32_t* overflow) {
+  for_each_warp_tile((n + 31) >> 5, [&](int64_t w) {
+    const int64_t r = (w << 5) + lane_id();
+    bool valid = false;
+    const int64_t count = r < n && bit_at(count_validity, r) ? counts[r] : 0;
+    if (count != 0 && !bit_at(sum_validity, r)) {
+      atomicOr(overflow, 1u);
+    } else if (count != 0 && sum_layout == L_DOUBLE) {
+      reinterpret_cast<double*>(out_data)[r] =
+          reinterpret_cast<const double*>(sum_data)[r] / static_cast<double>(count);
+      valid = true;
+    } else if (count != 0) {
+      Int192 v = sum_layout == L_INT128
+                     ? int192_from128(reinterpret_cast<const uint64_t*>(sum_data)[2 * r],
+                                      reinterpret_cast<const int64_t*>(sum_data)[2 * r + 1])
+                     : int192_from64(reinterpret_cast<const int64_t*>(sum_data)[r]);
+      const bool negative = int192_negative(v) != (count < 0);
+      if (int192_negative(v)) v = int192_negate(v);
+      const uint64_t c = count < 0 ? static_cast<uint64_t>(-count) : static_cast<uint64_t>(count);
+      // |sum| < 2^128, so the product with a factor below 2^64 fits 192 bits
+      uint64_t p[3];
+      p[0] = v.w[0] * scale_factor;
+      const uint64_t mid_lo = __umul64hi(v.w[0], scale_factor);
+      const uint64_t hi_lo = v.w[1] * scale_factor;
+      p[1] = mid_lo + hi_lo;
+      p[2] = __umul64hi(v.w[1], scale_factor) + (p[1] < mid_lo);
+      uint64_t q[3];
+      unsigned __int128 rem = 0;
+      for (int i = 2; i >= 0; i--) {
+        const unsigned __int128 cur = (rem << 64) | p[i];
+        q[i] = static_cast<uint64_t>(cur / c);
+        rem = cur % c;
+      }
+      if (rem * 2 >= c) {  // half up: away from zero on the magnitude
+        Int192 one = {{1, 0, 0}};
+        Int192 qq = int192_add(Int192{{q[0], q[1], q[2]}}, one);
+        q[0] = qq.w[0];
+        q[1] = qq.w[1];
+        q[2] = qq.w[2];
+      }
+      Int192 result = {{q[0], q[1], q[2]}};
+      if (!int192_magnitude_below(result, bound_lo, bound_hi)) {
+        atomicOr(overflow, 1u);
+      } else {
+        if (negative) result = int192_negate(result);
+        if (result_layout == L_INT128) {
+          reinterpret_cast<uint64_t*>(out_data)[2 * r] = result.w[0];
+          reinterpret_cast<uint64_t*>(out_data)[2 * r + 1] = result.w[1];
+        } else {
+          reinterpret_cast<uint64_t*>(out_data)[r] = result.w[0];
+        }
+        valid = true;
+      }
+    }
+    const uint32_t word = __ballot_sync(FULL_WARP, valid);
+    if (lane_id() == 0) out_validity[w] = word;
   });
 }

@@ -10,14 +10,14 @@ import java.util.Set;
  * One aggregate of a group-by: the operation, the input column it reads (an index into the aggregation's inputs;
  * -1 for {@link AggregateOp#COUNT_ALL}), its result type, and the options Spark's buffers need.
  *
- * @param mask an input BOOLEAN column: only rows where it is true take part (Spark's FILTER clause, and the
- *     "not empty" flag of a decimal sum's buffer), or -1 for every row
+ * @param mask an input BOOLEAN column: only rows where it is {@code maskValue} take part (Spark's FILTER clause,
+ *     and the "empty" flag of a decimal sum's buffer), or -1 for every row
  * @param nullPoisons a null input makes the group's result null (merging sums whose overflow is a null)
- * @param zeroWhenEmpty a sum without any non-null input is 0 instead of null (Spark's average and decimal sum
- *     buffers start at 0)
+ * @param emptyIsIdentity a group without any non-null input gets the operation's identity instead of null: 0 for a
+ *     sum, true for the minimum and false for the maximum of booleans (the starting values of Spark's buffers)
  */
-public record Aggregate(AggregateOp op, int input, DeviceType resultType, int mask, boolean nullPoisons,
-    boolean zeroWhenEmpty) {
+public record Aggregate(AggregateOp op, int input, DeviceType resultType, int mask, boolean maskValue,
+    boolean nullPoisons, boolean emptyIsIdentity) {
   private static final Set<Kind> INTEGRAL = EnumSet.of(Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG);
   private static final Set<Kind> ORDERED = EnumSet.of(Kind.BOOLEAN, Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG,
       Kind.FLOAT, Kind.DOUBLE, Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL);
@@ -26,44 +26,49 @@ public record Aggregate(AggregateOp op, int input, DeviceType resultType, int ma
     if ((op == AggregateOp.COUNT_ALL) != (input < 0)) {
       throw new IllegalArgumentException(op + (input < 0 ? " needs an input column" : " takes no input column"));
     }
-    if ((nullPoisons || zeroWhenEmpty) && op != AggregateOp.SUM) {
-      throw new IllegalArgumentException("only SUM takes null-poisoning or zero-when-empty, not " + op);
+    if (nullPoisons && op != AggregateOp.SUM) {
+      throw new IllegalArgumentException("only SUM is poisoned by nulls, not " + op);
+    }
+    boolean booleanExtreme = (op == AggregateOp.MIN || op == AggregateOp.MAX) && resultType.kind() == Kind.BOOLEAN;
+    if (emptyIsIdentity && op != AggregateOp.SUM && !booleanExtreme) {
+      throw new IllegalArgumentException("only sums and boolean extremes have an identity, not " + op + " into "
+          + resultType);
     }
   }
 
   public static Aggregate countAll() {
-    return new Aggregate(AggregateOp.COUNT_ALL, -1, DeviceType.LONG, -1, false, false);
+    return new Aggregate(AggregateOp.COUNT_ALL, -1, DeviceType.LONG, -1, true, false, false);
   }
 
   public static Aggregate count(int input) {
-    return new Aggregate(AggregateOp.COUNT, input, DeviceType.LONG, -1, false, false);
+    return new Aggregate(AggregateOp.COUNT, input, DeviceType.LONG, -1, true, false, false);
   }
 
   public static Aggregate sum(int input, DeviceType resultType) {
-    return new Aggregate(AggregateOp.SUM, input, resultType, -1, false, false);
+    return new Aggregate(AggregateOp.SUM, input, resultType, -1, true, false, false);
   }
 
   public static Aggregate min(int input, DeviceType inputType) {
-    return new Aggregate(AggregateOp.MIN, input, inputType, -1, false, false);
+    return new Aggregate(AggregateOp.MIN, input, inputType, -1, true, false, false);
   }
 
   public static Aggregate max(int input, DeviceType inputType) {
-    return new Aggregate(AggregateOp.MAX, input, inputType, -1, false, false);
+    return new Aggregate(AggregateOp.MAX, input, inputType, -1, true, false, false);
   }
 
-  /** This aggregate over the rows where BOOLEAN input column {@code maskInput} is true. */
-  public Aggregate where(int maskInput) {
-    return new Aggregate(op, input, resultType, maskInput, nullPoisons, zeroWhenEmpty);
+  /** This aggregate over the rows where BOOLEAN input column {@code maskInput} is {@code value} (not null). */
+  public Aggregate where(int maskInput, boolean value) {
+    return new Aggregate(op, input, resultType, maskInput, value, nullPoisons, emptyIsIdentity);
   }
 
   /** This sum, null for a group with a null input. */
   public Aggregate poisonedByNull() {
-    return new Aggregate(op, input, resultType, mask, true, zeroWhenEmpty);
+    return new Aggregate(op, input, resultType, mask, maskValue, true, emptyIsIdentity);
   }
 
-  /** This sum, 0 for a group without a non-null input ({@link #zeroWhenEmpty}). */
-  public Aggregate startingAtZero() {
-    return new Aggregate(op, input, resultType, mask, nullPoisons, true);
+  /** This aggregate, its identity for a group without a non-null input ({@link #emptyIsIdentity}). */
+  public Aggregate identityWhenEmpty() {
+    return new Aggregate(op, input, resultType, mask, maskValue, nullPoisons, true);
   }
 
   /**

@@ -29,6 +29,26 @@ public interface AggregatePrimitives {
   AggregateResult aggregate(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates,
       DeviceStream stream);
 
+  /**
+   * Spark's average from its buffer, row by row: null where the count is 0 or null, or the sum null; otherwise sum /
+   * count, as a double (a DOUBLE sum) or a decimal rounded half up to the result's scale (a decimal sum of a scale at
+   * most the result's, and at most 18 below it), null where it exceeds the result's precision.
+   */
+  Mean mean(DeviceColumn sum, DeviceColumn count, DeviceType resultType, DeviceStream stream);
+
+  /** Throws unless {@link #mean} takes these arguments. */
+  static void checkMean(DeviceColumn sum, DeviceColumn count, DeviceType resultType) {
+    DeviceType s = sum.type();
+    boolean ok = count.type().kind() == DeviceType.Kind.LONG && sum.rowCount() == count.rowCount()
+        && (s.kind() == DeviceType.Kind.DOUBLE ? resultType.kind() == DeviceType.Kind.DOUBLE
+            : s.isDecimal() && resultType.isDecimal() && resultType.scale() >= s.scale()
+                && resultType.scale() - s.scale() <= 18);
+    if (!ok) {
+      throw new UnsupportedTypeException("the mean of " + s + " sums and " + count.type() + " counts as " + resultType
+          + " is not supported on the device");
+    }
+  }
+
   /** Throws unless {@link #aggregate} takes these arguments: the checks both backends make first. */
   static void checkArguments(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates) {
     if (keys.size() > MAX_KEYS) {

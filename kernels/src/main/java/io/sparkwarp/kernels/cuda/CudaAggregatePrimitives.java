@@ -6,6 +6,7 @@ import io.sparkwarp.kernels.aggregate.Aggregate;
 import io.sparkwarp.kernels.aggregate.AggregateOp;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.aggregate.AggregateResult;
+import io.sparkwarp.kernels.aggregate.Mean;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
@@ -50,6 +51,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   private final CudaKernel init;
   private final CudaKernel accumulate;
   private final CudaKernel finalize;
+  private final CudaKernel mean;
 
   CudaAggregatePrimitives(CudaBackend backend, CudaModule module) {
     this.backend = backend;
@@ -62,6 +64,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     init = module.kernel("sw_agg_init");
     accumulate = module.kernel("sw_agg_accumulate");
     finalize = module.kernel("sw_agg_finalize");
+    mean = module.kernel("sw_agg_mean");
   }
 
   @Override
@@ -83,6 +86,30 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
         Closeables.closeAll(columns);
         throw e;
       }
+    }
+  }
+
+  @Override
+  public Mean mean(DeviceColumn sum, DeviceColumn count, DeviceType resultType, DeviceStream stream) {
+    AggregatePrimitives.checkMean(sum, count, resultType);
+    int rows = sum.rowCount();
+    DeviceColumn out = DeviceColumn.allocate(backend, resultType, rows, 0, stream);
+    try (DeviceBuffer flag = backend.allocate(4, stream)) {
+      backend.fill(flag, 0, 4, (byte) 0, stream);
+      if (rows > 0) {
+        BigInteger bound = resultType.isDecimal() ? BigInteger.TEN.pow(resultType.precision()) : BigInteger.ZERO;
+        long factor = resultType.isDecimal() ? BigInteger.TEN.pow(resultType.scale() - sum.type().scale()).longValue()
+            : 1;
+        mean.launchGridStride((rows + 31L) / 32 * 32, CudaStream.of(stream), new KernelArgs()
+            .pointer(sum.validity()).pointer(sum.data()).i32(layout(sum.type()).ordinal())
+            .pointer(count.validity()).pointer(count.data()).i64(rows).i64(factor).i64(bound.longValue())
+            .i64(bound.shiftRight(64).longValue()).i32(layout(resultType).ordinal()).pointer(out.validity())
+            .pointer(out.data()).pointer(flag));
+      }
+      return new Mean(out, DeviceReadback.ints(backend, flag, 0, 1, stream)[0] != 0);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
     }
   }
 
@@ -272,7 +299,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
       b.putInt(at + 88, a.op().ordinal());
       b.putInt(at + 92, in == null ? Layout.NONE.ordinal() : layout(in.type()).ordinal());
       b.putInt(at + 96, layout(a.resultType()).ordinal());
-      b.putInt(at + 100, (a.nullPoisons() ? 1 : 0) | (a.zeroWhenEmpty() ? 2 : 0));
+      b.putInt(at + 100, (a.nullPoisons() ? 1 : 0) | (a.emptyIsIdentity() ? 2 : 0) | (a.maskValue() ? 0 : 4));
     }
     b.putInt(MAX_AGGREGATES * SPEC_BYTES, aggregates.size());
     return b.array();

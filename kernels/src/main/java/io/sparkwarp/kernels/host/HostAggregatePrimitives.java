@@ -7,10 +7,13 @@ import io.sparkwarp.kernels.aggregate.Aggregate;
 import io.sparkwarp.kernels.aggregate.AggregateOp;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.aggregate.AggregateResult;
+import io.sparkwarp.kernels.aggregate.Mean;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -143,7 +146,7 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
   private static void update(Aggregate a, List<DeviceColumn> inputs, int row, Acc acc) {
     if (a.mask() >= 0) {
       DeviceColumn m = inputs.get(a.mask());
-      if (!valid(m, row) || integral(m, row) == 0) return;
+      if (!valid(m, row) || (integral(m, row) != 0) != a.maskValue()) return;
     }
     if (a.op() == AggregateOp.COUNT_ALL) {
       acc.count++;
@@ -176,6 +179,53 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
         }
       }
       default -> {}
+    }
+  }
+
+  @Override
+  public Mean mean(DeviceColumn sum, DeviceColumn count, DeviceType resultType, DeviceStream stream) {
+    AggregatePrimitives.checkMean(sum, count, resultType);
+    int rows = sum.rowCount();
+    DeviceColumn out = DeviceColumn.allocate(backend, resultType, rows, 0, stream);
+    boolean overflowed = false;
+    try {
+      backend.fill(out.validity(), 0, out.validity().size(), (byte) 0, stream);
+      backend.fill(out.data(), 0, out.data().size(), (byte) 0, stream);
+      BigInteger bound = resultType.isDecimal() ? BigInteger.TEN.pow(resultType.precision()) : null;
+      for (int r = 0; r < rows; r++) {
+        long n = valid(count, r) ? integral(count, r) : 0;
+        if (n == 0) continue;
+        if (!valid(sum, r)) {
+          overflowed = true;
+          continue;
+        }
+        if (bound == null) {
+          MemoryUtil.putLong(out.data().address() + 8L * r, Double.doubleToLongBits(floating(sum, r) / n));
+        } else {
+          BigInteger q = new BigDecimal(exact(sum, r), sum.type().scale())
+              .divide(BigDecimal.valueOf(n), resultType.scale(), RoundingMode.HALF_UP).unscaledValue();
+          if (q.abs().compareTo(bound) >= 0) {
+            overflowed = true;
+            continue;
+          }
+          putDecimal(out, r, q);
+        }
+        HostBatchPrimitives.setBit(out.validity().address(), r, true);
+      }
+      return new Mean(out, overflowed);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  private static void putDecimal(DeviceColumn out, int row, BigInteger unscaled) {
+    long data = out.data().address();
+    if (out.type().kind() == DeviceType.Kind.DECIMAL) {
+      MemoryUtil.putLong(data + 8L * row, unscaled.longValue());
+    } else {
+      MemoryUtil.putLong(data + 16L * row, unscaled.longValue());
+      MemoryUtil.putLong(data + 16L * row + 8, unscaled.shiftRight(64).longValue());
     }
   }
 
@@ -222,11 +272,12 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
       }
       case SUM -> {
         if (acc.poisoned) return true;
-        if (!acc.seen && !a.zeroWhenEmpty()) return false;
+        if (!acc.seen && !a.emptyIsIdentity()) return false;
         return writeSum(a.resultType(), inputType, acc, out, g);
       }
       default -> {
-        if (!acc.seen) return false;
+        if (!acc.seen && !a.emptyIsIdentity()) return false;
+        if (!acc.seen) acc.bestBits = a.op() == AggregateOp.MIN ? 1 : 0;  // boolean identities: true, false
         HostBatchPrimitives.setBit(out.validity().address(), g, true);
         switch (a.resultType().kind()) {
           case BOOLEAN -> HostBatchPrimitives.setBit(data, g, acc.bestBits != 0);
@@ -254,12 +305,7 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
           isFloating(inputType) ? acc.floatSum : acc.sum.doubleValue()));
       default -> {  // decimals
         if (acc.sum.abs().compareTo(BigInteger.TEN.pow(result.precision())) >= 0) return true;
-        if (result.kind() == DeviceType.Kind.DECIMAL) {
-          MemoryUtil.putLong(data + 8L * g, acc.sum.longValue());
-        } else {
-          MemoryUtil.putLong(data + 16L * g, acc.sum.longValue());
-          MemoryUtil.putLong(data + 16L * g + 8, acc.sum.shiftRight(64).longValue());
-        }
+        putDecimal(out, g, acc.sum);
       }
     }
     HostBatchPrimitives.setBit(out.validity().address(), g, true);

@@ -4,7 +4,9 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.Closeables;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -51,6 +53,27 @@ final class AggregateTesting {
       } finally {
         Closeables.closeAll(keyColumns);
         Closeables.closeAll(inputColumns);
+      }
+    }
+  }
+
+  /** The rows of {@link AggregatePrimitives#mean} over {@code sums} and {@code counts} as text, then the flag. */
+  static List<String> mean(Backend backend, FieldVector sums, FieldVector counts, DeviceType type,
+      BufferAllocator allocator) {
+    try (DeviceStream stream = backend.newStream();
+        DeviceColumn s = ArrowUpload.upload(backend, sums, stream);
+        DeviceColumn c = ArrowUpload.upload(backend, counts, stream);
+        Mean mean = backend.aggregates().mean(s, c, type, stream);
+        DeviceBatch batch = new DeviceBatch(List.of(mean.column()), mean.column().rowCount());
+        ArrowDownload d = ArrowDownload.begin(backend, batch, List.of("m"), allocator, stream)) {
+      List<FieldVector> vectors = d.complete();
+      try {
+        List<String> out = new ArrayList<>();
+        for (int r = 0; r < s.rowCount(); r++) out.add(canonical(vectors.get(0).getObject(r)));
+        out.add("overflow=" + mean.overflowed());
+        return out;
+      } finally {
+        Closeables.closeAll(vectors);
       }
     }
   }

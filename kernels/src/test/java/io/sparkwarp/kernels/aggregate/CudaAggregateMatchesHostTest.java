@@ -111,15 +111,25 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
         List<Aggregate> aggregates = List.of(
             Aggregate.countAll(), Aggregate.count(8), Aggregate.count(3),
             Aggregate.sum(0, DeviceType.LONG), Aggregate.sum(1, DeviceType.LONG), Aggregate.sum(1, DeviceType.DOUBLE)
-                .startingAtZero(),
+                .identityWhenEmpty(),
             Aggregate.sum(2, DEC_22), Aggregate.sum(2, DEC_12), Aggregate.sum(3, DEC_38),
             Aggregate.sum(3, DEC_38).poisonedByNull(), Aggregate.sum(4, DeviceType.DOUBLE),
-            Aggregate.sum(10, DeviceType.LONG).where(7), Aggregate.countAll().where(7),
+            Aggregate.sum(10, DeviceType.LONG).where(7, true), Aggregate.countAll().where(7, false),
+            Aggregate.min(7, DeviceType.BOOLEAN).identityWhenEmpty().where(7, true),
             Aggregate.min(0, DeviceType.LONG), Aggregate.max(1, DeviceType.INT), Aggregate.min(5, DeviceType.FLOAT),
             Aggregate.max(5, DeviceType.FLOAT), Aggregate.min(9, DeviceType.DOUBLE),
             Aggregate.max(9, DeviceType.DOUBLE), Aggregate.max(6, DeviceType.DATE),
             Aggregate.min(7, DeviceType.BOOLEAN), Aggregate.max(7, DeviceType.BOOLEAN),
             Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)));
+        assertEquals(AggregateTesting.mean(host, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
+            AggregateTesting.mean(cuda, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
+            "mean n=" + n);
+        assertEquals(AggregateTesting.mean(host, inputs.get(3), inputs.get(0), DeviceType.decimal(38, 6), allocator),
+            AggregateTesting.mean(cuda, inputs.get(3), inputs.get(0), DeviceType.decimal(38, 6), allocator),
+            "wide mean n=" + n);
+        assertEquals(AggregateTesting.mean(host, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
+            AggregateTesting.mean(cuda, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
+            "double mean n=" + n);
         List<List<String>> expected = AggregateTesting.aggregate(host, keys, inputs, aggregates, allocator);
         List<List<String>> actual = AggregateTesting.aggregate(cuda, keys, inputs, aggregates, allocator);
         assertEquals(expected.size(), actual.size(), shape + " n=" + n + ": groups");

@@ -113,10 +113,14 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
   @Test
   void globalAggregateOverNoRowsIsOneRow() {
     BigIntVector x = longs();
-    List<List<String>> out = run(List.of(), List.of(x), Aggregate.countAll(), Aggregate.sum(0, DeviceType.LONG),
-        Aggregate.sum(0, DeviceType.DOUBLE).startingAtZero());
-    assertEquals(List.of(List.of("0", "null", "0.0"), List.of("overflow=false", "overflow=false", "overflow=false")),
-        out);
+    BitVector b = new BitVector("b", pageable);
+    b.setValueCount(0);
+    vectors.add(b);
+    List<List<String>> out = run(List.of(), List.of(x, b), Aggregate.countAll(), Aggregate.sum(0, DeviceType.LONG),
+        Aggregate.sum(0, DeviceType.DOUBLE).identityWhenEmpty(), Aggregate.min(1, DeviceType.BOOLEAN)
+            .identityWhenEmpty(), Aggregate.max(1, DeviceType.BOOLEAN).identityWhenEmpty());
+    assertEquals(List.of(List.of("0", "null", "0.0", "true", "false"), List.of("overflow=false", "overflow=false",
+        "overflow=false", "overflow=false", "overflow=false")), out);
     assertEquals(List.of(List.of()), run(List.of(ints()), List.of()));
   }
 
@@ -157,18 +161,18 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
     keep.set(3, 0);
     keep.setValueCount(4);
     vectors.add(keep);
-    List<List<String>> out = run(List.of(k), List.of(x, keep), Aggregate.countAll().where(1),
-        Aggregate.sum(0, DeviceType.LONG).where(1), Aggregate.sum(0, DeviceType.LONG).where(1).startingAtZero(),
-        Aggregate.min(1, DeviceType.BOOLEAN));
-    assertEquals(List.of(List.of("1", "1", "4", "4", "false"), List.of("2", "0", "null", "0", "false"),
-        List.of("overflow=false", "overflow=false", "overflow=false", "overflow=false")), out);
+    List<List<String>> out = run(List.of(k), List.of(x, keep), Aggregate.countAll().where(1, true),
+        Aggregate.sum(0, DeviceType.LONG).where(1, true), Aggregate.sum(0, DeviceType.LONG).where(1, true).identityWhenEmpty(),
+        Aggregate.min(1, DeviceType.BOOLEAN), Aggregate.sum(0, DeviceType.LONG).where(1, false));
+    assertEquals(List.of(List.of("1", "1", "4", "4", "false", "6"), List.of("2", "0", "null", "0", "false", "9"),
+        List.of("overflow=false", "overflow=false", "overflow=false", "overflow=false", "overflow=false")), out);
   }
 
   @Test
   void extremesOfDoublesPutNanLast() {
     Float8Vector x = doubles(1.0, Double.NaN, -0.0, 0.0, Double.NEGATIVE_INFINITY);
     assertEquals(List.of(List.of("-Infinity", "NaN"), List.of("overflow=false", "overflow=false")),
-        run(List.of(), List.of(x), Aggregate.min(0, DeviceType.DOUBLE).where(-1), Aggregate.max(0, DeviceType.DOUBLE)));
+        run(List.of(), List.of(x), Aggregate.min(0, DeviceType.DOUBLE), Aggregate.max(0, DeviceType.DOUBLE)));
   }
 
   @Test
@@ -186,6 +190,23 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
   }
 
   @Test
+  void meansRoundHalfUpAndAreNullForNoRowsOrAnOverflowedSum() {
+    DecimalVector sums = decimals(22, 2, "10.00", "-10.00", "0.05", "5.00", null, "99999999999999999999.99");
+    BigIntVector counts = longs(3L, 3L, 8L, 0L, 2L, 1L);
+    assertEquals(List.of("3.333333", "-3.333333", "0.006250", "null", "null", "null", "overflow=true"),
+        mean(sums, counts, DeviceType.decimal(16, 6)));
+    Float8Vector dsums = doubles(1.0, null, 3.0);
+    BigIntVector dcounts = longs(4L, 1L, null);
+    assertEquals(List.of("2.50000000000e-01", "null", "null", "overflow=true"),
+        mean(dsums, dcounts, DeviceType.DOUBLE));
+  }
+
+  /** Each row's mean as canonical text, then the overflow flag. */
+  private List<String> mean(FieldVector sums, FieldVector counts, DeviceType type) {
+    return AggregateTesting.mean(backend, sums, counts, type, pageable);
+  }
+
+  @Test
   void refusesWhatTheDeviceDoesNotAggregate() {
     DecimalVector m = decimals(20, 0, "1");
     assertThrows(UnsupportedTypeException.class, () -> run(List.of(m), List.of(), Aggregate.countAll()));
@@ -193,5 +214,6 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
         Aggregate.min(0, DeviceType.decimal(20, 0))));
     assertThrows(UnsupportedTypeException.class, () -> run(List.of(), List.of(m),
         Aggregate.sum(0, DeviceType.decimal(30, 1))));
+    assertThrows(UnsupportedTypeException.class, () -> mean(m, longs(1L), DeviceType.DOUBLE));
   }
 }
