@@ -24,7 +24,8 @@ using namespace sparkwarp;
 
 namespace {
 
-constexpr int MAX_AGGREGATES = 32;  // io.sparkwarp.kernels.aggregate.AggregatePrimitives.MAX_AGGREGATES
+constexpr int MAX_AGGREGATES = 24;  // io.sparkwarp.kernels.aggregate.AggregatePrimitives.MAX_AGGREGATES
+constexpr int MAX_FACTORS = 2;      // io.sparkwarp.kernels.aggregate.Aggregate.MAX_FACTORS
 
 // io.sparkwarp.kernels.aggregate.AggregateOp, by ordinal
 enum AggOp : int32_t { AGG_COUNT_ALL = 0, AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 3, AGG_MAX = 4 };
@@ -57,6 +58,8 @@ struct AggSpec {
   int32_t input;                  // Layout of the input
   int32_t result;                 // Layout of the result
   int32_t options;                // OPT_ bits
+  const uint32_t* factor_validity[MAX_FACTORS];  // a sum of products: the other factors (int64), or nullptr
+  const uint8_t* factor_data[MAX_FACTORS];
 };
 
 struct AggSpecs {
@@ -102,6 +105,23 @@ __device__ __forceinline__ double read_double(int32_t layout, const uint8_t* dat
                            : reinterpret_cast<const double*>(data)[row];
 }
 
+// The exact product of int64 factors (at most three: 3 x 63 bits of magnitude fit 192).
+__device__ __forceinline__ Int192 product192(int64_t a, int64_t b, const int64_t* c) {
+  bool negative = (a < 0) != (b < 0);
+  const uint64_t ma = a < 0 ? 0ull - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
+  const uint64_t mb = b < 0 ? 0ull - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
+  Int192 m = {{ma * mb, __umul64hi(ma, mb), 0}};
+  if (c != nullptr) {
+    negative = negative != (*c < 0);
+    const uint64_t mc = *c < 0 ? 0ull - static_cast<uint64_t>(*c) : static_cast<uint64_t>(*c);
+    const uint64_t lo_hi = __umul64hi(m.w[0], mc);
+    const uint64_t mid = m.w[1] * mc;
+    Int192 r = {{m.w[0] * mc, lo_hi + mid, __umul64hi(m.w[1], mc) + (lo_hi + mid < lo_hi)}};
+    m = r;
+  }
+  return negative ? int192_negate(m) : m;
+}
+
 // What one row, or a set of rows, adds to one group's accumulator of one aggregate.
 struct Part {
   unsigned long long count;
@@ -126,7 +146,12 @@ __device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool acti
     p.count = 1;
     return p;
   }
-  if (!bit_at(s.validity, row)) {
+  bool valid = bit_at(s.validity, row);
+#pragma unroll
+  for (int f = 0; f < MAX_FACTORS; f++) {
+    valid = valid && (s.factor_data[f] == nullptr || bit_at(s.factor_validity[f], row));
+  }
+  if (!valid) {
     if (s.options & OPT_NULL_POISONS) p.flags = FLAG_POISONED;
     return p;
   }
@@ -135,6 +160,10 @@ __device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool acti
   if (s.op == AGG_SUM) {
     if (sums_floating(s)) {
       p.fsum = read_double(s.input, s.data, row);
+    } else if (s.factor_data[0] != nullptr) {
+      const int64_t third = s.factor_data[1] == nullptr ? 0 : reinterpret_cast<const int64_t*>(s.factor_data[1])[row];
+      p.sum = product192(read_int(s.input, s.data, row), reinterpret_cast<const int64_t*>(s.factor_data[0])[row],
+                         s.factor_data[1] == nullptr ? nullptr : &third);
     } else if (s.input == L_INT128) {
       const uint64_t* v = reinterpret_cast<const uint64_t*>(s.data) + 2 * row;
       p.sum = int192_from128(v[0], static_cast<int64_t>(v[1]));

@@ -16,7 +16,7 @@ public interface AggregatePrimitives {
   /** Most key columns one aggregation takes (the hash table's keys, join_keys.cuh). */
   int MAX_KEYS = 8;
   /** Most aggregates one aggregation computes (aggregate.cu MAX_AGGREGATES). */
-  int MAX_AGGREGATES = 32;
+  int MAX_AGGREGATES = 24;
 
   /**
    * Aggregates the rows of {@code keys} and {@code inputs} (equal row counts, not owned, left open).
@@ -68,7 +68,8 @@ public interface AggregatePrimitives {
     }
     for (DeviceColumn c : inputs) rows = checkRows(rows, c);
     for (Aggregate a : aggregates) {
-      a.check(a.input() < 0 ? null : inputs.get(a.input()).type(), a.mask() < 0 ? null : inputs.get(a.mask()).type());
+      a.check(a.input() < 0 ? null : inputs.get(a.input()).type(), a.mask() < 0 ? null : inputs.get(a.mask()).type(),
+          a.factors().stream().map(f -> inputs.get(f).type()).toList());
     }
   }
 

@@ -16,7 +16,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * @param scale decimal scale, 0 otherwise
  * @param timeZone a timestamp's zone as Arrow names it, or null for timestamps without zone and other types
  */
-public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
+public record DeviceType(Kind kind, int precision, int scale, String timeZone) implements java.io.Serializable {
   /** Largest decimal precision whose unscaled value fits 64 bits. */
   public static final int MAX_DECIMAL_PRECISION = 18;
   /** Largest decimal precision of all (Spark's and Arrow's): 128-bit unscaled values. */

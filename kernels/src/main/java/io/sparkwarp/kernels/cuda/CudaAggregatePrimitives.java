@@ -32,7 +32,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   /** Dynamic shared memory a block may use without opting in. */
   private static final int SHARED_LIMIT = 48 * 1024;
   /** Bytes of aggregate.cu's AggSpec and of AggSpecs. */
-  private static final int SPEC_BYTES = 104;
+  private static final int SPEC_BYTES = 136;
   private static final int SPECS_BYTES = MAX_AGGREGATES * SPEC_BYTES + 8;
   private static final int MODE_GLOBAL = 0;
   private static final int MODE_SHARED = 1;
@@ -300,6 +300,11 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
       b.putInt(at + 92, in == null ? Layout.NONE.ordinal() : layout(in.type()).ordinal());
       b.putInt(at + 96, layout(a.resultType()).ordinal());
       b.putInt(at + 100, (a.nullPoisons() ? 1 : 0) | (a.emptyIsIdentity() ? 2 : 0) | (a.maskValue() ? 0 : 4));
+      for (int f = 0; f < a.factors().size(); f++) {
+        DeviceColumn factor = inputs.get(a.factors().get(f));
+        b.putLong(at + 104 + 8 * f, factor.validity().address());
+        b.putLong(at + 104 + 8 * Aggregate.MAX_FACTORS + 8 * f, factor.data().address());
+      }
     }
     b.putInt(MAX_AGGREGATES * SPEC_BYTES, aggregates.size());
     return b.array();

@@ -153,7 +153,9 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
       return;
     }
     DeviceColumn in = inputs.get(a.input());
-    if (!valid(in, row)) {
+    boolean valid = valid(in, row);
+    for (int f : a.factors()) valid &= valid(inputs.get(f), row);
+    if (!valid) {
       if (a.nullPoisons()) acc.poisoned = true;
       return;
     }
@@ -165,7 +167,9 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
         if (isFloating(in.type())) {
           acc.floatSum += floating(in, row);
         } else {
-          acc.sum = acc.sum.add(exact(in, row));
+          BigInteger v = exact(in, row);
+          for (int f : a.factors()) v = v.multiply(exact(inputs.get(f), row));
+          acc.sum = acc.sum.add(v);
         }
       }
       case MIN, MAX -> {

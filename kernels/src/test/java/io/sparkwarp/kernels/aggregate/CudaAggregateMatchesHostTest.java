@@ -106,7 +106,8 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
             RandomVectors.random(DeviceType.STRING, n, 0.1, 4, rnd, allocator),  // 8
             RandomVectors.random(DeviceType.DOUBLE, n, 0.1, 4, rnd, allocator),  // 9
             RandomVectors.random(DeviceType.BYTE, n, 0.1, 4, rnd, allocator),    // 10
-            RandomVectors.random(DeviceType.decimal(18, 4), n, 0.1, 4, rnd, allocator));  // 11
+            RandomVectors.random(DeviceType.decimal(18, 4), n, 0.1, 4, rnd, allocator),   // 11
+            RandomVectors.random(DeviceType.decimal(5, 2), n, 0.1, 4, rnd, allocator));   // 12
         vectors.addAll(inputs);
         List<Aggregate> aggregates = List.of(
             Aggregate.countAll(), Aggregate.count(8), Aggregate.count(3),
@@ -120,7 +121,9 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
             Aggregate.max(5, DeviceType.FLOAT), Aggregate.min(9, DeviceType.DOUBLE),
             Aggregate.max(9, DeviceType.DOUBLE), Aggregate.max(6, DeviceType.DATE),
             Aggregate.min(7, DeviceType.BOOLEAN), Aggregate.max(7, DeviceType.BOOLEAN),
-            Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)));
+            Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)),
+            Aggregate.sumOfProducts(2, List.of(11), DeviceType.decimal(38, 6)),
+            Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)));
         assertEquals(AggregateTesting.mean(host, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             AggregateTesting.mean(cuda, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             "mean n=" + n);

@@ -150,6 +150,18 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
   }
 
   @Test
+  void sumsOfProductsAreExact() {
+    DecimalVector price = decimals(12, 2, "9999999999.99", "2.50", null, "-1.00");
+    DecimalVector rate = decimals(13, 2, "99999999999.99", "0.10", "1.00", "3.00");
+    DecimalVector tax = decimals(13, 2, "1.08", "1.00", "1.00", null);
+    List<List<String>> out = run(List.of(), List.of(price, rate, tax),
+        Aggregate.sumOfProducts(0, List.of(1), DeviceType.decimal(26, 4)),
+        Aggregate.sumOfProducts(0, List.of(1, 2), DeviceType.decimal(38, 6)));
+    assertEquals(List.of(List.of("999999999998899999997.2501", "1079999999998812000000.250108"),
+        List.of("overflow=false", "overflow=false")), out);
+  }
+
+  @Test
   void masksAndZeroStartingSums() {
     IntVector k = ints(1, 1, 2, 2);
     BigIntVector x = longs(4L, 6L, null, 9L);
