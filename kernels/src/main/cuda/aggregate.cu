@@ -13,6 +13,7 @@
 // writes Arrow columns and flags overflow. Host twin: io.sparkwarp.kernels.host.HostAggregatePrimitives;
 // orchestration: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives.
 #include <cmath>
+#include <cstddef>
 
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/hash_table.cuh"
@@ -67,6 +68,13 @@ struct AggSpecs {
   int32_t count;
 };
 
+// The byte layout CudaAggregatePrimitives#specs writes.
+static_assert(offsetof(AggSpec, mask_bits) == 24 && offsetof(AggSpec, overflow) == 64, "AggSpec pointers");
+static_assert(offsetof(AggSpec, bound_lo) == 72 && offsetof(AggSpec, op) == 88 && offsetof(AggSpec, options) == 100,
+              "AggSpec scalars");
+static_assert(offsetof(AggSpec, factor_validity) == 104 && offsetof(AggSpec, factor_data) == 120, "AggSpec factors");
+static_assert(sizeof(AggSpec) == 136 && offsetof(AggSpecs, count) == MAX_AGGREGATES * 136, "AggSpecs");
+
 __device__ __forceinline__ bool bit_at(const uint32_t* bits, int64_t i) { return (bits[i >> 5] >> (i & 31)) & 1u; }
 
 __device__ __forceinline__ bool sums_floating(const AggSpec& s) {
@@ -103,23 +111,6 @@ __device__ __forceinline__ int64_t read_int(int32_t layout, const uint8_t* data,
 __device__ __forceinline__ double read_double(int32_t layout, const uint8_t* data, int64_t row) {
   return layout == L_FLOAT ? static_cast<double>(reinterpret_cast<const float*>(data)[row])
                            : reinterpret_cast<const double*>(data)[row];
-}
-
-// The exact product of int64 factors (at most three: 3 x 63 bits of magnitude fit 192).
-__device__ __forceinline__ Int192 product192(int64_t a, int64_t b, const int64_t* c) {
-  bool negative = (a < 0) != (b < 0);
-  const uint64_t ma = a < 0 ? 0ull - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
-  const uint64_t mb = b < 0 ? 0ull - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
-  Int192 m = {{ma * mb, __umul64hi(ma, mb), 0}};
-  if (c != nullptr) {
-    negative = negative != (*c < 0);
-    const uint64_t mc = *c < 0 ? 0ull - static_cast<uint64_t>(*c) : static_cast<uint64_t>(*c);
-    const uint64_t lo_hi = __umul64hi(m.w[0], mc);
-    const uint64_t mid = m.w[1] * mc;
-    Int192 r = {{m.w[0] * mc, lo_hi + mid, __umul64hi(m.w[1], mc) + (lo_hi + mid < lo_hi)}};
-    m = r;
-  }
-  return negative ? int192_negate(m) : m;
 }
 
 // What one row, or a set of rows, adds to one group's accumulator of one aggregate.
@@ -162,7 +153,7 @@ __device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool acti
       p.fsum = read_double(s.input, s.data, row);
     } else if (s.factor_data[0] != nullptr) {
       const int64_t third = s.factor_data[1] == nullptr ? 0 : reinterpret_cast<const int64_t*>(s.factor_data[1])[row];
-      p.sum = product192(read_int(s.input, s.data, row), reinterpret_cast<const int64_t*>(s.factor_data[0])[row],
+      p.sum = int192_product(read_int(s.input, s.data, row), reinterpret_cast<const int64_t*>(s.factor_data[0])[row],
                          s.factor_data[1] == nullptr ? nullptr : &third);
     } else if (s.input == L_INT128) {
       const uint64_t* v = reinterpret_cast<const uint64_t*>(s.data) + 2 * row;
@@ -459,8 +450,7 @@ extern "C" __global__ void sw_agg_finalize(AggSpecs specs, int64_t groups) {
 // Spark's average from a sum and a count, row by row (AggregatePrimitives#mean): null for a zero or null count;
 // null for a null sum (an overflow, flagged); a DOUBLE sum divided as doubles; a decimal sum (L_INT64 or L_INT128)
 // scaled by `scale_factor` (10^(result scale - sum scale)), divided by the count and rounded half up, null and
-// flagged where the quotient reaches `bound` (10^result precision). Exact: the scaled magnitude is a 192-bit
-// product, divided word by word.
+// flagged where the quotient reaches `bound` (10^result precision). Exact (int192_scaled_quotient).
 extern "C" __global__ void sw_agg_mean(const uint32_t* sum_validity, const uint8_t* sum_data, int32_t sum_layout,
                                        const uint32_t* count_validity, const int64_t* counts, int64_t n,
                                        uint64_t scale_factor, uint64_t bound_lo, uint64_t bound_hi,
@@ -483,29 +473,8 @@ extern "C" __global__ void sw_agg_mean(const uint32_t* sum_validity, const uint8
                      : int192_from64(reinterpret_cast<const int64_t*>(sum_data)[r]);
       const bool negative = int192_negative(v) != (count < 0);
       if (int192_negative(v)) v = int192_negate(v);
-      const uint64_t c = count < 0 ? static_cast<uint64_t>(-count) : static_cast<uint64_t>(count);
-      // |sum| < 2^128, so the product with a factor below 2^64 fits 192 bits
-      uint64_t p[3];
-      p[0] = v.w[0] * scale_factor;
-      const uint64_t mid_lo = __umul64hi(v.w[0], scale_factor);
-      const uint64_t hi_lo = v.w[1] * scale_factor;
-      p[1] = mid_lo + hi_lo;
-      p[2] = __umul64hi(v.w[1], scale_factor) + (p[1] < mid_lo);
-      uint64_t q[3];
-      unsigned __int128 rem = 0;
-      for (int i = 2; i >= 0; i--) {
-        const unsigned __int128 cur = (rem << 64) | p[i];
-        q[i] = static_cast<uint64_t>(cur / c);
-        rem = cur % c;
-      }
-      if (rem * 2 >= c) {  // half up: away from zero on the magnitude
-        Int192 one = {{1, 0, 0}};
-        Int192 qq = int192_add(Int192{{q[0], q[1], q[2]}}, one);
-        q[0] = qq.w[0];
-        q[1] = qq.w[1];
-        q[2] = qq.w[2];
-      }
-      Int192 result = {{q[0], q[1], q[2]}};
+      const uint64_t c = count < 0 ? 0ull - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
+      Int192 result = int192_scaled_quotient(v, scale_factor, c);
       if (!int192_magnitude_below(result, bound_lo, bound_hi)) {
         atomicOr(overflow, 1u);
       } else {

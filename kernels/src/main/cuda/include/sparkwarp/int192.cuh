@@ -63,6 +63,41 @@ __device__ __forceinline__ double int192_to_double(const Int192& v) {
   return int192_negative(v) ? -d : d;
 }
 
+// The exact product of int64 factors (at most three: 3 x 63 bits of magnitude fit 192).
+__device__ __forceinline__ Int192 int192_product(int64_t a, int64_t b, const int64_t* c) {
+  bool negative = (a < 0) != (b < 0);
+  const uint64_t ma = a < 0 ? 0ull - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
+  const uint64_t mb = b < 0 ? 0ull - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
+  Int192 m = {{ma * mb, __umul64hi(ma, mb), 0}};
+  if (c != nullptr) {
+    negative = negative != (*c < 0);
+    const uint64_t mc = *c < 0 ? 0ull - static_cast<uint64_t>(*c) : static_cast<uint64_t>(*c);
+    const uint64_t lo_hi = __umul64hi(m.w[0], mc);
+    const uint64_t mid = m.w[1] * mc;
+    Int192 r = {{m.w[0] * mc, lo_hi + mid, __umul64hi(m.w[1], mc) + (lo_hi + mid < lo_hi)}};
+    m = r;
+  }
+  return negative ? int192_negate(m) : m;
+}
+
+// round_half_up(m * factor / divisor) of a magnitude m < 2^128, a factor and a divisor (> 0): the product is 192
+// bits, divided word by word with 128-bit remainders.
+__device__ __forceinline__ Int192 int192_scaled_quotient(const Int192& m, uint64_t factor, uint64_t divisor) {
+  uint64_t p[3];
+  p[0] = m.w[0] * factor;
+  const uint64_t carry_in = __umul64hi(m.w[0], factor);
+  p[1] = carry_in + m.w[1] * factor;
+  p[2] = __umul64hi(m.w[1], factor) + (p[1] < carry_in);
+  Int192 q;
+  unsigned __int128 rem = 0;
+  for (int i = 2; i >= 0; i--) {
+    const unsigned __int128 cur = (rem << 64) | p[i];
+    q.w[i] = static_cast<uint64_t>(cur / divisor);
+    rem = cur % divisor;
+  }
+  return rem >= divisor - rem ? int192_add(q, Int192{{1, 0, 0}}) : q;  // half up, without overflowing 2 * rem
+}
+
 // The sum over the warp's 32 lanes, in every lane; all lanes call it converged.
 __device__ __forceinline__ Int192 warp_sum192(Int192 v) {
 #pragma unroll

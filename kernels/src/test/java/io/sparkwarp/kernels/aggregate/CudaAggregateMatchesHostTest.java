@@ -109,12 +109,13 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
             RandomVectors.random(DeviceType.decimal(18, 4), n, 0.1, 4, rnd, allocator),   // 11
             RandomVectors.random(DeviceType.decimal(5, 2), n, 0.1, 4, rnd, allocator));   // 12
         vectors.addAll(inputs);
-        List<Aggregate> aggregates = List.of(
+        List<Aggregate> countsAndSums = List.of(
             Aggregate.countAll(), Aggregate.count(8), Aggregate.count(3),
             Aggregate.sum(0, DeviceType.LONG), Aggregate.sum(1, DeviceType.LONG), Aggregate.sum(1, DeviceType.DOUBLE)
                 .identityWhenEmpty(),
             Aggregate.sum(2, DEC_22), Aggregate.sum(2, DEC_12), Aggregate.sum(3, DEC_38),
-            Aggregate.sum(3, DEC_38).poisonedByNull(), Aggregate.sum(4, DeviceType.DOUBLE),
+            Aggregate.sum(3, DEC_38).poisonedByNull(), Aggregate.sum(4, DeviceType.DOUBLE));
+        List<Aggregate> extremesAndProducts = List.of(
             Aggregate.sum(10, DeviceType.LONG).where(7, true), Aggregate.countAll().where(7, false),
             Aggregate.min(7, DeviceType.BOOLEAN).identityWhenEmpty().where(7, true),
             Aggregate.min(0, DeviceType.LONG), Aggregate.max(1, DeviceType.INT), Aggregate.min(5, DeviceType.FLOAT),
@@ -133,11 +134,14 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
         assertEquals(AggregateTesting.mean(host, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
             AggregateTesting.mean(cuda, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
             "double mean n=" + n);
-        List<List<String>> expected = AggregateTesting.aggregate(host, keys, inputs, aggregates, allocator);
-        List<List<String>> actual = AggregateTesting.aggregate(cuda, keys, inputs, aggregates, allocator);
-        assertEquals(expected.size(), actual.size(), shape + " n=" + n + ": groups");
-        for (int i = 0; i < expected.size(); i++) {
-          assertEquals(expected.get(i), actual.get(i), shape + " n=" + n + ": group " + i);
+        // two aggregations: one takes at most AggregatePrimitives.MAX_AGGREGATES
+        for (List<Aggregate> aggregates : List.of(countsAndSums, extremesAndProducts)) {
+          List<List<String>> expected = AggregateTesting.aggregate(host, keys, inputs, aggregates, allocator);
+          List<List<String>> actual = AggregateTesting.aggregate(cuda, keys, inputs, aggregates, allocator);
+          assertEquals(expected.size(), actual.size(), shape + " n=" + n + ": groups");
+          for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i), actual.get(i), shape + " n=" + n + ": group " + i);
+          }
         }
       } finally {
         Closeables.closeAll(vectors);

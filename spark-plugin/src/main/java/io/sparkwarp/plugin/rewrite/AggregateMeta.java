@@ -73,6 +73,10 @@ final class AggregateMeta extends ExecMeta {
         willNotWorkOnGpu(why.getMessage());
       }
     }
+    if (buffers > AggregatePrimitives.MAX_AGGREGATES) {
+      willNotWorkOnGpu(buffers + " buffer columns (the device aggregates up to " + AggregatePrimitives.MAX_AGGREGATES
+          + " at once)");
+    }
     if (finals > 0 && finals < functions.size()) {
       willNotWorkOnGpu("partial and final aggregate modes in one operator are not supported");
     }
