@@ -1,6 +1,6 @@
 // int192.cuh on the CPU: products, scaled quotients, bounds and conversions against unsigned __int128 and a
 // schoolbook reference, and the warp and atomic sums through the warp emulation. Prints "ok" or the first
-// disagreement (exit 1). Run by Int192OnCpuTest.
+// disagreement (exit 1). Run by AggregateKernelsOnCpuTest.
 #include "warp_emulation.h"
 #include "sparkwarp/int192.cuh"
 
