@@ -24,7 +24,7 @@ extern "C" __global__ void sw_select_rows(const uint32_t* validity, const uint32
   });
 }
 
-// dst[j] = src[rows[j]] for values of `width` bytes (1, 2, 4 or 8); 0 for a null row.
+// dst[j] = src[rows[j]] for values of `width` bytes (1, 2, 4, 8 or 16); 0 for a null row.
 extern "C" __global__ void sw_gather_fixed(const uint8_t* src, int32_t width, const int32_t* rows, int64_t count,
                                            uint8_t* dst) {
   for_each_index(count, [&](int64_t j) {
@@ -37,6 +37,7 @@ extern "C" __global__ void sw_gather_fixed(const uint8_t* src, int32_t width, co
       case 1: dst[j] = src[r]; break;
       case 2: reinterpret_cast<uint16_t*>(dst)[j] = reinterpret_cast<const uint16_t*>(src)[r]; break;
       case 4: reinterpret_cast<uint32_t*>(dst)[j] = reinterpret_cast<const uint32_t*>(src)[r]; break;
+      case 16: reinterpret_cast<ulonglong2*>(dst)[j] = reinterpret_cast<const ulonglong2*>(src)[r]; break;
       default: reinterpret_cast<uint64_t*>(dst)[j] = reinterpret_cast<const uint64_t*>(src)[r]; break;
     }
   });

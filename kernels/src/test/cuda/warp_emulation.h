@@ -1,7 +1,8 @@
-// The CUDA features the string kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
+// The CUDA features the string and aggregation kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
 // code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
 // barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
-// hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp.
+// hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
+// int192_on_cpu.cpp and aggregate_on_cpu.cpp.
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -137,4 +138,55 @@ void launch(int blocks, int threads, Kernel kernel) {
     }
   }
   for (std::thread& t : all) t.join();
+}
+
+// The features of int192.cuh and aggregate.cu beyond the string kernels'.
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
+  return __shfl_sync(mask, v, static_cast<int>(threadIdx.x & 31) ^ lane_mask);
+}
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline long min(long a, long b) { return a < b ? a : b; }
+inline long max(long a, long b) { return a > b ? a : b; }
+inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long expected, unsigned long long desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return expected;
+}
+inline long long atomicMin(long long* p, long long v) {
+  long long old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+  while (v < old && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+  return old;
+}
+inline long long atomicMax(long long* p, long long v) {
+  long long old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+  while (v > old && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+  return old;
+}
+inline double atomicAdd(double* p, double v) {
+  unsigned long long* bits = reinterpret_cast<unsigned long long*>(p);
+  unsigned long long old = __atomic_load_n(bits, __ATOMIC_SEQ_CST), next;
+  do {
+    double d;
+    memcpy(&d, &old, 8);
+    d += v;
+    memcpy(&next, &d, 8);
+  } while (!__atomic_compare_exchange_n(bits, &old, next, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+  unsigned long long prev = old;
+  double r;
+  memcpy(&r, &prev, 8);
+  return r;
+}
+inline long long __double_as_longlong(double d) {
+  long long v;
+  memcpy(&v, &d, 8);
+  return v;
+}
+inline double __longlong_as_double(long long v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
 }

@@ -1,5 +1,6 @@
 package io.sparkwarp.kernels;
 
+import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.join.JoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
@@ -59,6 +60,9 @@ public interface Backend extends AutoCloseable {
 
   /** String predicates: pivoted layouts and compiled matchers. */
   StringPrimitives strings();
+
+  /** Group-by aggregation. */
+  AggregatePrimitives aggregates();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

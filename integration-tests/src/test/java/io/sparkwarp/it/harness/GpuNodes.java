@@ -15,6 +15,8 @@ public final class GpuNodes {
   public static final String SHUFFLED_HASH_JOIN = "GpuShuffledHashJoinExec";
   /** Spark's BroadcastHashJoinExec: the broadcast side hashed, the other side streamed through it. */
   public static final String BROADCAST_HASH_JOIN = "GpuBroadcastHashJoinExec";
+  /** Spark's hash, object-hash and sort aggregates, in every mode. */
+  public static final String HASH_AGGREGATE = "GpuHashAggregateExec";
 
   private GpuNodes() {}
 }

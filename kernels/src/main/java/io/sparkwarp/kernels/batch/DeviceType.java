@@ -9,15 +9,18 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * A column type on the device, with its Arrow layout: booleans bit-packed, fixed-width values little-endian,
  * strings and binaries as int32 offsets plus bytes. Decimals of precision up to 18 are held as 64-bit unscaled
- * values (Arrow's 16 bytes are narrowed on upload and widened on download).
+ * values (Arrow's 16 bytes are narrowed on upload and widened on download); wider ones, up to 38, keep Arrow's
+ * 16-byte little-endian two's complement layout ({@link Kind#DECIMAL128}: aggregation buffers and results).
  *
  * @param precision decimal precision, 0 otherwise
  * @param scale decimal scale, 0 otherwise
  * @param timeZone a timestamp's zone as Arrow names it, or null for timestamps without zone and other types
  */
-public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
+public record DeviceType(Kind kind, int precision, int scale, String timeZone) implements java.io.Serializable {
   /** Largest decimal precision whose unscaled value fits 64 bits. */
   public static final int MAX_DECIMAL_PRECISION = 18;
+  /** Largest decimal precision of all (Spark's and Arrow's): 128-bit unscaled values. */
+  public static final int MAX_WIDE_DECIMAL_PRECISION = 38;
 
   /** The kinds of values, with bytes per value on the device (0: bit-packed, -1: variable width). */
   public enum Kind {
@@ -26,9 +29,14 @@ public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
     DATE(4),
     /** microseconds since 1970-01-01 UTC, int64 */
     TIMESTAMP(8),
-    /** unscaled value, int64 */
+    /** unscaled value, int64: precision up to 18 */
     DECIMAL(8),
-    STRING(-1), BINARY(-1);
+    STRING(-1), BINARY(-1),
+    /**
+     * unscaled value, int128 little-endian (Arrow's layout): precision 19 to 38. Last, because the kernels number
+     * the other kinds by ordinal (expr_program.cuh KIND_*).
+     */
+    DECIMAL128(16);
 
     final int width;
 
@@ -54,14 +62,24 @@ public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
       throw new UnsupportedTypeException("decimal(" + precision + "," + scale + ") does not fit 64 bits on the device "
           + "(precision must be 1 to " + MAX_DECIMAL_PRECISION + ")");
     }
+    if (kind == Kind.DECIMAL128 && (precision <= MAX_DECIMAL_PRECISION || precision > MAX_WIDE_DECIMAL_PRECISION
+        || scale < 0 || scale > precision)) {
+      throw new UnsupportedTypeException("decimal(" + precision + "," + scale + ") is not a 128-bit device decimal "
+          + "(precision must be " + (MAX_DECIMAL_PRECISION + 1) + " to " + MAX_WIDE_DECIMAL_PRECISION + ")");
+    }
   }
 
   private static DeviceType of(Kind kind) {
     return new DeviceType(kind, 0, 0, null);
   }
 
+  /** A decimal: 64-bit up to precision 18, 128-bit above. */
   public static DeviceType decimal(int precision, int scale) {
-    return new DeviceType(Kind.DECIMAL, precision, scale, null);
+    return new DeviceType(precision > MAX_DECIMAL_PRECISION ? Kind.DECIMAL128 : Kind.DECIMAL, precision, scale, null);
+  }
+
+  public boolean isDecimal() {
+    return kind == Kind.DECIMAL || kind == Kind.DECIMAL128;
   }
 
   /** Microsecond timestamp; {@code timeZone} null for one without zone (Spark's TIMESTAMP_NTZ). */
@@ -148,7 +166,7 @@ public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
       case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
       case DATE -> new ArrowType.Date(DateUnit.DAY);
       case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, timeZone);
-      case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
+      case DECIMAL, DECIMAL128 -> new ArrowType.Decimal(precision, scale, 128);
       case STRING -> ArrowType.Utf8.INSTANCE;
       case BINARY -> ArrowType.Binary.INSTANCE;
     };
@@ -157,7 +175,7 @@ public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
   @Override
   public String toString() {
     return switch (kind) {
-      case DECIMAL -> "decimal(" + precision + "," + scale + ")";
+      case DECIMAL, DECIMAL128 -> "decimal(" + precision + "," + scale + ")";
       case TIMESTAMP -> timeZone == null ? "timestamp" : "timestamp[" + timeZone + "]";
       default -> kind.name().toLowerCase(java.util.Locale.ROOT);
     };

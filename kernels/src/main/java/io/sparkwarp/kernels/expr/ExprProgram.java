@@ -191,6 +191,7 @@ public final class ExprProgram {
     /** Pushes input column {@code column}. */
     public Builder column(int column) {
       DeviceType type = inputTypes.get(column);
+      require(type.kind() != Kind.DECIMAL128, "reading a " + type + " column (128-bit decimals are not in programs)");
       return emit(Opcode.COLUMN, column, type.kind().ordinal(), 0, 0, type);
     }
 

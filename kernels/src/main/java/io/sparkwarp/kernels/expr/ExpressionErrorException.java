@@ -71,7 +71,8 @@ public final class ExpressionErrorException extends RuntimeException {
       case FLOAT -> (float) Double.longBitsToDouble(bits);
       case DOUBLE -> Double.longBitsToDouble(bits);
       case DECIMAL -> BigDecimal.valueOf(bits, type.scale());
-      case STRING, BINARY -> throw new IllegalArgumentException("no arithmetic error has " + type + " operands");
+      case DECIMAL128, STRING, BINARY -> throw new IllegalArgumentException("no arithmetic error has " + type
+          + " operands");
     };
   }
 

@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.join.JoinPrimitives;
 import io.sparkwarp.kernels.join.SharedJoinPrimitives;
@@ -27,6 +28,7 @@ public final class HostBackend implements Backend {
   private final ExpressionPrimitives expressions = new HostExpressionPrimitives(this);
   private final JoinPrimitives joins = new SharedJoinPrimitives(this, new HostJoinKernels(this));
   private final StringPrimitives strings = new HostStringPrimitives(this);
+  private final AggregatePrimitives aggregates = new HostAggregatePrimitives(this);
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -104,6 +106,11 @@ public final class HostBackend implements Backend {
   @Override
   public StringPrimitives strings() {
     return strings;
+  }
+
+  @Override
+  public AggregatePrimitives aggregates() {
+    return aggregates;
   }
 
   @Override

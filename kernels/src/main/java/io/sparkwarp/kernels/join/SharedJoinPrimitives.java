@@ -4,8 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
-import io.sparkwarp.kernels.memory.HostBlock;
-import org.apache.arrow.memory.util.MemoryUtil;
+import io.sparkwarp.kernels.memory.DeviceReadback;
 
 /**
  * {@link JoinPrimitives} over a backend's {@link JoinKernels}: table sizes, allocations, the build steps,
@@ -48,7 +47,7 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
       try (DeviceBuffer flags = backend.allocate(8, stream)) {
         backend.fill(flags, 0, 8, (byte) 0, stream);
         if (keys.rowCount() > 0) kernels.insertUnique(keys, table, slots - 1, flags, stream);
-        status = readInts(flags, 2, stream);
+        status = DeviceReadback.ints(backend, flags, 0, 2, stream);
       }
       if (status[0] != 0) {
         table.close();
@@ -84,7 +83,7 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
         backend.fill(out, 0, 24, (byte) 0, stream);
         kernels.bucketStats(offsets, buckets, out, stream);
         backend.copyDeviceToDevice(offsets, 4 * buckets, out, 16, 4, stream);
-        stats = readLongs(out, 3, stream);
+        stats = DeviceReadback.longs(backend, out, 3, stream);
       }
       return new HashTable(TableKind.MULTI, keys, entries, offsets, buckets, stats[2], stats[0], stats[1]);
     } catch (RuntimeException e) {
@@ -125,7 +124,7 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
           backend.fill(out, 0, 24, (byte) 0, stream);
           kernels.probe(new JoinKernels.ProbeLaunch(table, batch, variant, from.row(), from.offset(),
               chunk.end().row(), chunk.end().offset(), buildMatches, probeRows, buildRows, out), stream);
-          counters = readLongs(out, 3, stream);
+          counters = DeviceReadback.longs(backend, out, 3, stream);
         }
       }
       return new ProbeResult(probeRows, buildRows, (int) counters[0], chunk.end(), last, variant, counters[1],
@@ -193,7 +192,7 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
     try (DeviceBuffer counts = backend.allocate(8L * n, stream)) {
       backend.fill(counts, 0, 8L * n, (byte) 0, stream);
       kernels.candidateCounts(table, batch, from, to, group, counts, stream);
-      return readLongs(counts, n, stream);
+      return DeviceReadback.longs(backend, counts, n, stream);
     }
   }
 
@@ -212,24 +211,4 @@ public final class SharedJoinPrimitives implements JoinPrimitives {
   }
 
   // ---- Read-back ----
-
-  private long[] readLongs(DeviceBuffer src, int n, DeviceStream stream) {
-    long[] out = new long[n];
-    try (HostBlock host = backend.transferMemory().pool().allocate(8L * n)) {
-      backend.copyDeviceToHost(src, 0, host.address(), 8L * n, stream);
-      stream.synchronize();
-      for (int i = 0; i < n; i++) out[i] = MemoryUtil.getLong(host.address() + 8L * i);
-    }
-    return out;
-  }
-
-  private long[] readInts(DeviceBuffer src, int n, DeviceStream stream) {
-    long[] out = new long[n];
-    try (HostBlock host = backend.transferMemory().pool().allocate(4L * n)) {
-      backend.copyDeviceToHost(src, 0, host.address(), 4L * n, stream);
-      stream.synchronize();
-      for (int i = 0; i < n; i++) out[i] = MemoryUtil.getInt(host.address() + 4L * i);
-    }
-    return out;
-  }
 }

@@ -2,7 +2,6 @@ package io.sparkwarp.kernels.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
@@ -43,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
  * hangs the emulation: the timeout); not speed nor the GPU memory model. Skipped without a C++20 compiler.
  */
 class StringKernelsOnCpuTest {
-  private static final Path SOURCES = Path.of("src/test/cuda");
   private static final long TIMEOUT_SECONDS = 600;
 
   @TempDir
@@ -145,25 +143,7 @@ class StringKernelsOnCpuTest {
 
   /** Compiles strings_on_cpu.cpp into the temporary directory, with sanitizers where the compiler has them. */
   private Path compile() throws Exception {
-    String cxx = System.getenv().getOrDefault("CXX", "g++");
-    Path probe = work.resolve("probe.cpp");
-    Files.writeString(probe, "#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n");
-    String probeBinary = work.resolve("probe").toString();
-    List<String> sanitizers = List.of("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined");
-    // sanitizers where they compile and their runtime starts here
-    boolean sanitized = exec(work, cxx, "-std=c++20", "-pthread", sanitizers.get(0), probe.toString(), "-o",
-        probeBinary) == 0 && exec(work, probeBinary) == 0;
-    assumeTrue(sanitized || exec(work, cxx, "-std=c++20", "-pthread", probe.toString(), "-o", probeBinary) == 0,
-        "no C++20 compiler (" + cxx + ") to run the kernels on the CPU");
-    Path binary = work.resolve("strings_on_cpu");
-    List<String> command = new ArrayList<>(List.of(cxx, "-std=c++20", "-O1", "-g", "-pthread", "-Wall",
-        "-Wno-unknown-pragmas", "-I", "src/main/cuda/include", "-I", "src/main/cuda", "-I", SOURCES.toString()));
-    if (sanitized) command.addAll(sanitizers);
-    command.addAll(List.of(SOURCES.resolve("strings_on_cpu.cpp").toString(), "-o", binary.toString()));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), "compiling the kernels for the CPU failed:\n" + output);
-    return binary;
+    return CpuEmulation.compile(work, "strings_on_cpu");
   }
 
   private void run(Path binary, Path dir) throws Exception {
@@ -177,11 +157,5 @@ class StringKernelsOnCpuTest {
     assertTrue(finished, "the emulated kernels hung (a lane that skips a warp collective?), seed " + seed + ":\n"
         + output);
     assertEquals(0, p.exitValue(), "the kernels disagree with the host on the CPU, seed " + seed + ":\n" + output);
-  }
-
-  private static int exec(Path dir, String... command) throws Exception {
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    p.getInputStream().readAllBytes();
-    return p.waitFor();
   }
 }

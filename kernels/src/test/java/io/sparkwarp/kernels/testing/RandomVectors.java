@@ -86,6 +86,13 @@ public final class RandomVectors {
         long unscaled = edge ? (rnd.nextBoolean() ? bound - 1 : -(bound - 1)) : rnd.nextLong() % bound;
         ((DecimalVector) v).setSafe(i, unscaled);
       }
+      case DECIMAL128 -> {
+        java.math.BigInteger bound = java.math.BigInteger.TEN.pow(type.precision());
+        java.math.BigInteger unscaled = edge ? bound.subtract(java.math.BigInteger.ONE)
+            : new java.math.BigInteger(bound.bitLength() + 8, rnd).mod(bound);
+        ((DecimalVector) v).setSafe(i, new java.math.BigDecimal(rnd.nextBoolean() ? unscaled : unscaled.negate(),
+            type.scale()));
+      }
       case STRING -> ((VarCharVector) v).setSafe(i, randomString(rnd, maxStringBytes, edge));
       case BINARY -> {
         byte[] bytes = new byte[rnd.nextInt(maxStringBytes + 1)];

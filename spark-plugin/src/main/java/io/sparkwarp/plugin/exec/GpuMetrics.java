@@ -68,6 +68,13 @@ public final class GpuMetrics {
     return m;
   }
 
+  /** The operator metrics plus input rows: how far an aggregate reduced its input. */
+  static Map<String, SQLMetric> aggregate(SparkContext sc) {
+    Map<String, SQLMetric> m = operator(sc);
+    m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
+    return m;
+  }
+
   /**
    * The operator metrics plus input rows (a filter's selectivity) and what its string predicates did: the layouts
    * read and the lane utilisation.

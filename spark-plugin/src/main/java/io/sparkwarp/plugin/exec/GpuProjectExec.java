@@ -7,11 +7,9 @@ import io.sparkwarp.strings.MatchOptions;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
-import org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.collection.immutable.Seq;
@@ -40,9 +38,7 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
   /** The child's partitioning survives only while the columns it is on are still there. */
   @Override
   public Partitioning outputPartitioning() {
-    Partitioning p = child.outputPartitioning();
-    return p instanceof Expression e && !e.references().subsetOf(outputSet())
-        ? new UnknownPartitioning(p.numPartitions()) : p;
+    return childPartitioningIfKept();
   }
 
   /** A projection may drop or rename the columns an order is on, so none is promised. */

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -107,11 +108,10 @@ final class HostBatchBuilder implements AutoCloseable {
   private static void appendColumn(ColumnVector in, FieldVector out, DeviceType type, int at, int n) {
     while (out.getValueCapacity() < at + n) out.reAlloc();
     appendValidity(in, out.getValidityBuffer(), at, n);
-    if (type.isVariableWidth() || type.kind() == DeviceType.Kind.BOOLEAN) {
-      appendValues(in, out, type, at, n);
-    } else if (in instanceof WritableColumnVector) {
-      appendWritable(in, out.getDataBufferAddress(), type, at, n);
-    } else if (in instanceof ArrowColumnVector a && a.getValueVector() instanceof BaseFixedWidthVector src
+    boolean bulk = !type.isVariableWidth() && type.kind() != DeviceType.Kind.BOOLEAN;
+    if (bulk && in instanceof WritableColumnVector && type.kind() != DeviceType.Kind.DECIMAL128) {
+      appendWritable(in, out.getDataBufferAddress(), type, at, n);  // (wide decimals it holds as bytes)
+    } else if (bulk && in instanceof ArrowColumnVector a && a.getValueVector() instanceof BaseFixedWidthVector src
         && src.getMinorType() == out.getMinorType()) {
       int width = src.getTypeWidth();  // Arrow's: 16 bytes for decimals
       MemoryUtil.copyMemory(src.getDataBufferAddress(), out.getDataBufferAddress() + (long) width * at,
@@ -189,6 +189,8 @@ final class HostBatchBuilder implements AutoCloseable {
         case DOUBLE -> MemoryUtil.putLong(values + 8L * o, Double.doubleToRawLongBits(in.getDouble(i)));
         case DECIMAL -> putDecimal(values + 16L * o, in.getDecimal(i, type.precision(), type.scale())
             .toUnscaledLong());
+        case DECIMAL128 -> ((DecimalVector) out).setSafe(o,
+            in.getDecimal(i, type.precision(), type.scale()).toJavaBigDecimal());
         case STRING -> ((VarCharVector) out).setSafe(o, in.getUTF8String(i).getBytes());
         case BINARY -> ((VarBinaryVector) out).setSafe(o, in.getBinary(i));
       }

@@ -3,8 +3,10 @@ package io.sparkwarp.plugin.exec;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.collection.immutable.IndexedSeq;
@@ -43,6 +45,13 @@ public abstract class UnaryExec extends SparkwarpExec {
   @Override
   public Seq<SortOrder> outputOrdering() {
     return child.outputOrdering();
+  }
+
+  /** The child's partitioning while the columns it is on are still in this operator's output, else unknown. */
+  protected Partitioning childPartitioningIfKept() {
+    Partitioning p = child.outputPartitioning();
+    return p instanceof Expression e && !e.references().subsetOf(outputSet())
+        ? new UnknownPartitioning(p.numPartitions()) : p;
   }
 
   @Override

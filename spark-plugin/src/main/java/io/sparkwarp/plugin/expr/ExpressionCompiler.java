@@ -54,6 +54,7 @@ import org.apache.spark.sql.catalyst.expressions.Like;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.Multiply;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.expressions.RLike;
@@ -202,6 +203,11 @@ public final class ExpressionCompiler {
     private DeviceType deviceType(Expression e) {
       Optional<DeviceType> t = SparkTypes.deviceType(e.dataType(), settings.timeZone());
       if (t.isEmpty()) reasons.add("expression " + e + ": " + SparkTypes.whyNot(e.dataType()).orElseThrow());
+      if (t.isPresent() && t.get().kind() == Kind.DECIMAL128) {
+        reasons.add("expression " + e + ": " + t.get() + " values are computed only by aggregates (expression "
+            + "programs hold decimals of precision up to " + DeviceType.MAX_DECIMAL_PRECISION + ")");
+        return null;
+      }
       return t.orElse(null);
     }
 
@@ -236,6 +242,7 @@ public final class ExpressionCompiler {
       if (e instanceof In in) return in(in);
       if (e instanceof InSet in) return inSet(in);
       if (e instanceof Add || e instanceof Subtract || e instanceof Multiply) return arithmetic((BinaryArithmetic) e);
+      if (e instanceof NormalizeNaNAndZero n) return normalized(n);
       if (e instanceof Divide || e instanceof IntegralDivide || e instanceof Remainder) {
         return division((BinaryArithmetic) e);
       }
@@ -510,6 +517,19 @@ public final class ExpressionCompiler {
     /** Remembers the Spark expression behind the next instruction, which can raise an error. */
     private void site(ExprProgram.Builder b, Expression e) {
       errorSites.put(b.nextInstruction(), e);
+    }
+
+    /**
+     * Spark's NormalizeNaNAndZero (on floating grouping and join keys) as x + 0.0: -0.0 + 0.0 is 0.0, every other
+     * value is kept, and a NaN result is stored as the canonical NaN.
+     */
+    private Node normalized(NormalizeNaNAndZero e) {
+      if (!enabled("arithmetic")) return null;
+      Node x = plan(e.child());
+      DeviceType type = deviceType(e);
+      if (x == null || type == null) return null;
+      Node zero = literal(Literal.create(type.kind() == Kind.FLOAT ? (Object) 0.0f : (Object) 0.0, e.dataType()));
+      return binary(type, x, zero, true, b -> b.arithmetic(Opcode.ADD, type, EvalMode.LEGACY));
     }
 
     private Node arithmetic(BinaryArithmetic e) {

@@ -113,7 +113,7 @@ public final class SparkErrors {
       case DOUBLE -> DataTypes.DoubleType;
       case DATE -> DataTypes.DateType;
       case TIMESTAMP -> type.timeZone() == null ? DataTypes.TimestampNTZType : DataTypes.TimestampType;
-      case DECIMAL -> DataTypes.createDecimalType(type.precision(), type.scale());
+      case DECIMAL, DECIMAL128 -> DataTypes.createDecimalType(type.precision(), type.scale());
       case STRING -> DataTypes.StringType;
       case BINARY -> DataTypes.BinaryType;
     };

@@ -6,6 +6,9 @@ import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.UnionExec;
+import org.apache.spark.sql.execution.aggregate.HashAggregateExec;
+import org.apache.spark.sql.execution.aggregate.ObjectHashAggregateExec;
+import org.apache.spark.sql.execution.aggregate.SortAggregateExec;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.joins.ShuffledHashJoinExec;
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec;
@@ -40,7 +43,13 @@ public final class Overrides {
       new ExecRule(SortMergeJoinExec.class, "GpuShuffledHashJoinExec (no sort needed), a hash join of each "
           + "partition on the GPU", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(SortMergeJoinExec.class))),
       new ExecRule(BroadcastHashJoinExec.class, "GpuBroadcastHashJoinExec, the broadcast built once per executor on "
-          + "the GPU and probed there", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(BroadcastHashJoinExec.class))));
+          + "the GPU and probed there", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(BroadcastHashJoinExec.class))),
+      new ExecRule(HashAggregateExec.class, "GpuHashAggregateExec, group-by hash aggregation on the GPU in every "
+          + "mode", (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(HashAggregateExec.class))),
+      new ExecRule(ObjectHashAggregateExec.class, "GpuHashAggregateExec, when every function has a GPU version",
+          (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(ObjectHashAggregateExec.class))),
+      new ExecRule(SortAggregateExec.class, "GpuHashAggregateExec (no sort needed), group-by hash aggregation on "
+          + "the GPU", (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(SortAggregateExec.class))));
 
   private Overrides() {}
 

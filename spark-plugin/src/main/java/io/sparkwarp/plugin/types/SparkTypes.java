@@ -37,7 +37,7 @@ public final class SparkTypes {
     if (type instanceof DateType) return Optional.of(DeviceType.DATE);
     if (type instanceof TimestampType) return Optional.of(DeviceType.timestamp(timeZone));
     if (type instanceof TimestampNTZType) return Optional.of(DeviceType.timestamp(null));
-    if (type instanceof DecimalType d && d.precision() <= DeviceType.MAX_DECIMAL_PRECISION) {
+    if (type instanceof DecimalType d && d.precision() <= DeviceType.MAX_WIDE_DECIMAL_PRECISION) {
       return Optional.of(DeviceType.decimal(d.precision(), d.scale()));
     }
     if (type instanceof StringType s && s.supportsBinaryEquality()) return Optional.of(DeviceType.STRING);
@@ -53,10 +53,6 @@ public final class SparkTypes {
   /** The reason {@code type} stays on the CPU, as a lowercase fact; empty when it is supported. */
   public static Optional<String> whyNot(DataType type) {
     if (supported(type)) return Optional.empty();
-    if (type instanceof DecimalType d) {
-      return Optional.of("decimal(" + d.precision() + "," + d.scale() + ") is wider than the device's 64-bit decimals "
-          + "(precision up to " + DeviceType.MAX_DECIMAL_PRECISION + ")");
-    }
     if (type instanceof StringType s) {
       return Optional.of("strings with collation " + s.typeName() + " are not supported (binary collation only)");
     }

@@ -1,0 +1,494 @@
+// Group-by hash aggregation. The rows' keys go into an open-addressing table of tagged rows (hash_table.cuh), the
+// first row of each key claiming a slot by CAS and later rows finding it (keys compared with join_keys.cuh, every
+// column null-safe: null keys group together); occupied slots are numbered densely by a scan (scan.cu), which gives
+// the groups and their first rows, whose keys are gathered as the groups' keys (select.cu).
+// Accumulation runs in one of three modes the host picks from the group count:
+//  - few groups (<= 32, Q1's 4): accumulators in shared memory, and each warp first combines its lanes of one group
+//    with shuffles, so one lane per group and warp does a shared atomic: no same-address atomic storm in global
+//    memory, which 60 M rows into 4 groups would otherwise serialise;
+//  - groups whose accumulators fit shared memory: shared atomics per row, one global flush per block;
+//  - many groups (up to millions): global atomics per row, spread over the table so they rarely collide.
+// Sums are exact 192-bit integers (int192.cuh) or doubles; minima and maxima are order-preserving int64 keys; a
+// flag word per group says whether a non-null input was seen or a null poisoned the group. The finalise kernel
+// writes Arrow columns and flags overflow. Host twin: io.sparkwarp.kernels.host.HostAggregatePrimitives;
+// orchestration: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives.
+#include <cmath>
+#include <cstddef>
+
+#include "sparkwarp/grid.cuh"
+#include "sparkwarp/hash_table.cuh"
+#include "sparkwarp/int192.cuh"
+#include "sparkwarp/join_keys.cuh"
+#include "sparkwarp/warp.cuh"
+
+using namespace sparkwarp;
+
+namespace {
+
+constexpr int MAX_AGGREGATES = 24;  // io.sparkwarp.kernels.aggregate.AggregatePrimitives.MAX_AGGREGATES
+constexpr int MAX_FACTORS = 2;      // io.sparkwarp.kernels.aggregate.Aggregate.MAX_FACTORS
+
+// io.sparkwarp.kernels.aggregate.AggregateOp, by ordinal
+enum AggOp : int32_t { AGG_COUNT_ALL = 0, AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 3, AGG_MAX = 4 };
+// How an input's values are read, and how a result is written (CudaAggregatePrimitives.Layout, by ordinal)
+enum Layout : int32_t { L_NONE, L_BOOL, L_INT8, L_INT16, L_INT32, L_INT64, L_INT128, L_FLOAT, L_DOUBLE };
+constexpr int32_t OPT_NULL_POISONS = 1;
+constexpr int32_t OPT_IDENTITY_WHEN_EMPTY = 2;
+constexpr int32_t OPT_MASK_FALSE = 4;  // rows take part where the mask is false (not null) instead of true
+constexpr uint32_t FLAG_SEEN = 1;
+constexpr uint32_t FLAG_POISONED = 2;
+// accumulation modes
+constexpr int32_t MODE_GLOBAL = 0;
+constexpr int32_t MODE_SHARED = 1;
+constexpr int32_t MODE_SHARED_WARP = 2;
+
+// One aggregate, passed by value. Layout twin: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives#specs.
+struct AggSpec {
+  const uint32_t* validity;       // input; nullptr for COUNT_ALL
+  const uint8_t* data;
+  const uint32_t* mask_validity;  // a boolean mask column; nullptr: every row
+  const uint32_t* mask_bits;
+  unsigned long long* acc;        // groups x acc_words accumulators
+  uint32_t* flags;                // a FLAG_ word per group
+  uint32_t* out_validity;
+  uint8_t* out_data;
+  uint32_t* overflow;             // set to 1 when a group overflows or is poisoned
+  uint64_t bound_lo;              // decimal results: 10^precision; 0 for other results
+  uint64_t bound_hi;
+  int32_t op;
+  int32_t input;                  // Layout of the input
+  int32_t result;                 // Layout of the result
+  int32_t options;                // OPT_ bits
+  const uint32_t* factor_validity[MAX_FACTORS];  // a sum of products: the other factors (int64), or nullptr
+  const uint8_t* factor_data[MAX_FACTORS];
+};
+
+struct AggSpecs {
+  AggSpec spec[MAX_AGGREGATES];
+  int32_t count;
+};
+
+// The byte layout CudaAggregatePrimitives#specs writes.
+static_assert(offsetof(AggSpec, mask_bits) == 24 && offsetof(AggSpec, overflow) == 64, "AggSpec pointers");
+static_assert(offsetof(AggSpec, bound_lo) == 72 && offsetof(AggSpec, op) == 88 && offsetof(AggSpec, options) == 100,
+              "AggSpec scalars");
+static_assert(offsetof(AggSpec, factor_validity) == 104 && offsetof(AggSpec, factor_data) == 120, "AggSpec factors");
+static_assert(sizeof(AggSpec) == 136 && offsetof(AggSpecs, count) == MAX_AGGREGATES * 136, "AggSpecs");
+
+__device__ __forceinline__ bool bit_at(const uint32_t* bits, int64_t i) { return (bits[i >> 5] >> (i & 31)) & 1u; }
+
+__device__ __forceinline__ bool sums_floating(const AggSpec& s) {
+  return s.input == L_FLOAT || s.input == L_DOUBLE;
+}
+
+// 64-bit accumulator words per group: exact sums take three.
+__device__ __forceinline__ int acc_words(const AggSpec& s) {
+  return s.op == AGG_SUM && !sums_floating(s) ? 3 : 1;
+}
+
+// Doubles as int64 keys whose signed order is Spark's order of the values: NaN (canonical) above +inf; -0.0 sorts
+// just below 0.0, as Double.compare puts it.
+__device__ __forceinline__ int64_t double_key(double d) {
+  if (isnan(d)) d = __longlong_as_double(0x7ff8000000000000ll);
+  const int64_t b = __double_as_longlong(d);
+  return b >= 0 ? b : b ^ 0x7fffffffffffffffll;
+}
+
+__device__ __forceinline__ double key_double(int64_t k) {
+  return __longlong_as_double(k >= 0 ? k : k ^ 0x7fffffffffffffffll);
+}
+
+__device__ __forceinline__ int64_t read_int(int32_t layout, const uint8_t* data, int64_t row) {
+  switch (layout) {
+    case L_BOOL: return bit_at(reinterpret_cast<const uint32_t*>(data), row);
+    case L_INT8: return reinterpret_cast<const int8_t*>(data)[row];
+    case L_INT16: return reinterpret_cast<const int16_t*>(data)[row];
+    case L_INT32: return reinterpret_cast<const int32_t*>(data)[row];
+    default: return reinterpret_cast<const int64_t*>(data)[row];
+  }
+}
+
+__device__ __forceinline__ double read_double(int32_t layout, const uint8_t* data, int64_t row) {
+  return layout == L_FLOAT ? static_cast<double>(reinterpret_cast<const float*>(data)[row])
+                           : reinterpret_cast<const double*>(data)[row];
+}
+
+// What one row, or a set of rows, adds to one group's accumulator of one aggregate.
+struct Part {
+  unsigned long long count;
+  Int192 sum;
+  double fsum;
+  int64_t best;
+  uint32_t flags;
+};
+
+__device__ __forceinline__ Part identity(const AggSpec& s) {
+  return {0, int192_zero(), 0.0, s.op == AGG_MIN ? INT64_MAX : INT64_MIN, 0};
+}
+
+__device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool active) {
+  Part p = identity(s);
+  if (!active) return p;
+  if (s.mask_bits != nullptr && !(bit_at(s.mask_validity, row)
+                                  && bit_at(s.mask_bits, row) != ((s.options & OPT_MASK_FALSE) != 0))) {
+    return p;
+  }
+  if (s.op == AGG_COUNT_ALL) {
+    p.count = 1;
+    return p;
+  }
+  bool valid = bit_at(s.validity, row);
+#pragma unroll
+  for (int f = 0; f < MAX_FACTORS; f++) {
+    valid = valid && (s.factor_data[f] == nullptr || bit_at(s.factor_validity[f], row));
+  }
+  if (!valid) {
+    if (s.options & OPT_NULL_POISONS) p.flags = FLAG_POISONED;
+    return p;
+  }
+  p.count = 1;
+  p.flags = FLAG_SEEN;
+  if (s.op == AGG_SUM) {
+    if (sums_floating(s)) {
+      p.fsum = read_double(s.input, s.data, row);
+    } else if (s.factor_data[0] != nullptr) {
+      const int64_t third = s.factor_data[1] == nullptr ? 0 : reinterpret_cast<const int64_t*>(s.factor_data[1])[row];
+      p.sum = int192_product(read_int(s.input, s.data, row), reinterpret_cast<const int64_t*>(s.factor_data[0])[row],
+                         s.factor_data[1] == nullptr ? nullptr : &third);
+    } else if (s.input == L_INT128) {
+      const uint64_t* v = reinterpret_cast<const uint64_t*>(s.data) + 2 * row;
+      p.sum = int192_from128(v[0], static_cast<int64_t>(v[1]));
+    } else {
+      p.sum = int192_from64(read_int(s.input, s.data, row));
+    }
+  } else if (s.op == AGG_MIN || s.op == AGG_MAX) {
+    p.best = sums_floating(s) ? double_key(read_double(s.input, s.data, row)) : read_int(s.input, s.data, row);
+  }
+  return p;
+}
+
+// The combination of the warp's parts, in every lane; converged.
+__device__ __forceinline__ Part warp_combine(const AggSpec& s, Part p) {
+  switch (s.op) {
+    case AGG_SUM:
+      if (sums_floating(s)) {
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) p.fsum += __shfl_xor_sync(FULL_WARP, p.fsum, d);
+      } else {
+        p.sum = warp_sum192(p.sum);
+      }
+      break;
+    case AGG_MIN:
+    case AGG_MAX:
+#pragma unroll
+      for (int d = 16; d > 0; d >>= 1) {
+        const int64_t o = __shfl_xor_sync(FULL_WARP, p.best, d);
+        p.best = s.op == AGG_MIN ? min(p.best, o) : max(p.best, o);
+      }
+      break;
+    default:
+      break;
+  }
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) {
+    p.count += __shfl_xor_sync(FULL_WARP, p.count, d);
+    p.flags |= __shfl_xor_sync(FULL_WARP, p.flags, d);
+  }
+  return p;
+}
+
+// Adds a part to group g's accumulator (shared or global memory: the same atomics serve both).
+__device__ __forceinline__ void apply(const AggSpec& s, unsigned long long* acc, uint32_t* flags, int64_t g,
+                                      const Part& p) {
+  switch (s.op) {
+    case AGG_COUNT_ALL:
+    case AGG_COUNT:
+      if (p.count != 0) atomicAdd(acc + g, p.count);
+      break;
+    case AGG_SUM:
+      if (p.flags & FLAG_SEEN) {
+        if (sums_floating(s)) {
+          atomicAdd(reinterpret_cast<double*>(acc) + g, p.fsum);
+        } else {
+          atomic_add192(acc + 3 * g, p.sum);
+        }
+      }
+      break;
+    case AGG_MIN:
+      if (p.flags & FLAG_SEEN) atomicMin(reinterpret_cast<long long*>(acc) + g, p.best);
+      break;
+    case AGG_MAX:
+      if (p.flags & FLAG_SEEN) atomicMax(reinterpret_cast<long long*>(acc) + g, p.best);
+      break;
+    default:
+      break;
+  }
+  // read first: once a group's flags are set, its later rows cost no atomic
+  if (p.flags != 0 && (flags[g] & p.flags) != p.flags) atomicOr(flags + g, p.flags);
+}
+
+__device__ __forceinline__ void init_acc(const AggSpec& s, unsigned long long* acc, uint32_t* flags, int64_t g) {
+  const unsigned long long v = s.op == AGG_MIN ? static_cast<unsigned long long>(INT64_MAX)
+                               : s.op == AGG_MAX ? static_cast<unsigned long long>(INT64_MIN) : 0ull;
+  for (int i = 0; i < acc_words(s); i++) acc[acc_words(s) * g + i] = v;
+  flags[g] = 0;
+}
+
+// The part an accumulator holds (to flush a block's shared accumulators into the global ones).
+__device__ __forceinline__ Part held(const AggSpec& s, const unsigned long long* acc, const uint32_t* flags,
+                                     int64_t g) {
+  Part p = identity(s);
+  p.flags = flags[g];
+  if (s.op == AGG_SUM && !sums_floating(s)) {
+    p.sum = {{acc[3 * g], acc[3 * g + 1], acc[3 * g + 2]}};
+  } else if (s.op == AGG_SUM) {
+    p.fsum = reinterpret_cast<const double*>(acc)[g];
+  } else if (s.op == AGG_MIN || s.op == AGG_MAX) {
+    p.best = static_cast<int64_t>(acc[g]);
+  } else {
+    p.count = acc[g];
+  }
+  return p;
+}
+
+__device__ __forceinline__ int64_t group_of(const int32_t* slot_of_row, const int32_t* group_of_slot, int64_t row) {
+  return group_of_slot == nullptr ? 0 : group_of_slot[slot_of_row[row]];
+}
+
+}  // namespace
+
+// Normalises a key column that is not int32, int64 or bytes into int64 keys: booleans, bytes and shorts widened,
+// floats and doubles as the bits of a double with NaN canonical and -0.0 as 0.0 (Spark's grouping equality).
+// kind: 0 boolean, 1 byte, 2 short, 3 float, 4 double (CudaAggregatePrimitives#normaliseKey).
+extern "C" __global__ void sw_agg_key_to_int64(const uint8_t* data, int32_t kind, int64_t n, int64_t* out) {
+  for_each_index(n, [&](int64_t i) {
+    int64_t v;
+    if (kind <= 2) {
+      v = read_int(kind == 0 ? L_BOOL : kind == 1 ? L_INT8 : L_INT16, data, i);
+    } else {
+      double d = read_double(kind == 3 ? L_FLOAT : L_DOUBLE, data, i);
+      if (isnan(d)) d = __longlong_as_double(0x7ff8000000000000ll);
+      if (d == 0.0) d = 0.0;
+      v = __double_as_longlong(d);
+    }
+    out[i] = v;
+  });
+}
+
+// Finds or claims the slot of every row's key; slot_of_row[row] = its slot. Slots start EMPTY_SLOT.
+extern "C" __global__ void sw_agg_insert(KeyColumns keys, int64_t n, unsigned long long* slots, uint64_t mask,
+                                         int32_t* slot_of_row) {
+  for_each_index(n, [&](int64_t row) {
+    const uint64_t hash = key_hash(keys, row);
+    const unsigned long long mine = tagged_row(hash, row);
+    for (uint64_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      unsigned long long entry = slots[slot];
+      if (entry == EMPTY_SLOT) {
+        entry = atomicCAS(slots + slot, EMPTY_SLOT, mine);
+        if (entry == EMPTY_SLOT) {
+          slot_of_row[row] = static_cast<int32_t>(slot);
+          return;
+        }
+      }
+      if (tag_matches(entry, hash) && keys_equal(keys, tagged_row_id(entry), keys, row)) {
+        slot_of_row[row] = static_cast<int32_t>(slot);
+        return;
+      }
+    }
+  });
+}
+
+// flags[s] = 1 for an occupied slot: scanned into the slots' group numbers.
+extern "C" __global__ void sw_agg_slot_flags(const unsigned long long* slots, int64_t n, int32_t* flags) {
+  for_each_index(n, [&](int64_t s) { flags[s] = slots[s] != EMPTY_SLOT; });
+}
+
+// first_rows[group of slot s] = the row that claimed s.
+extern "C" __global__ void sw_agg_first_rows(const unsigned long long* slots, int64_t n, const int32_t* group_of_slot,
+                                             int32_t* first_rows) {
+  for_each_index(n, [&](int64_t s) {
+    const unsigned long long entry = slots[s];
+    if (entry != EMPTY_SLOT) first_rows[group_of_slot[s]] = tagged_row_id(entry);
+  });
+}
+
+// Every aggregate's accumulators of every group to their starting values.
+extern "C" __global__ void sw_agg_init(AggSpecs specs, int64_t groups) {
+  for_each_index(groups, [&](int64_t g) {
+    for (int k = 0; k < specs.count; k++) init_acc(specs.spec[k], specs.spec[k].acc, specs.spec[k].flags, g);
+  });
+}
+
+// Accumulates rows [0, n) into their groups (group_of_slot == nullptr: one global group), in `mode`. The shared
+// modes take groups x sum(acc_words x 8 + 4) bytes of dynamic shared memory: the accumulators of every aggregate,
+// then their flag words.
+extern "C" __global__ void sw_agg_accumulate(AggSpecs specs, int64_t n, const int32_t* slot_of_row,
+                                             const int32_t* group_of_slot, int64_t groups, int32_t mode) {
+  extern __shared__ unsigned long long shared_acc[];
+  if (mode == MODE_GLOBAL) {
+    for_each_index(n, [&](int64_t row) {
+      const int64_t g = group_of(slot_of_row, group_of_slot, row);
+      for (int k = 0; k < specs.count; k++) {
+        const AggSpec& s = specs.spec[k];
+        apply(s, s.acc, s.flags, g, part_of(s, row, true));
+      }
+    });
+    return;
+  }
+  // this block's accumulators: aggregate k's at word offset acc_at(k), its flags after all of them
+  int64_t words = 0;
+  for (int k = 0; k < specs.count; k++) words += groups * acc_words(specs.spec[k]);
+  uint32_t* shared_flags = reinterpret_cast<uint32_t*>(shared_acc + words);
+  auto acc_at = [&](int k) {
+    int64_t at = 0;
+    for (int j = 0; j < k; j++) at += groups * acc_words(specs.spec[j]);
+    return shared_acc + at;
+  };
+  for (int64_t i = threadIdx.x; i < groups * specs.count; i += blockDim.x) {
+    const int k = static_cast<int>(i / groups);
+    init_acc(specs.spec[k], acc_at(k), shared_flags + k * groups, i % groups);
+  }
+  __syncthreads();
+  for_each_warp_tile((n + 31) >> 5, [&](int64_t w) {
+    const int64_t row = (w << 5) + lane_id();
+    const bool active = row < n;
+    const int64_t g = active ? group_of(slot_of_row, group_of_slot, row) : -1;
+    for (int k = 0; k < specs.count; k++) {
+      const AggSpec& s = specs.spec[k];
+      unsigned long long* acc = acc_at(k);
+      uint32_t* flags = shared_flags + k * groups;
+      const Part p = part_of(s, row, active);
+      if (mode == MODE_SHARED) {
+        if (active) apply(s, acc, flags, g, p);
+        continue;
+      }
+      // one lane per distinct group of the warp applies the combined part of that group's lanes
+      uint32_t pending = __ballot_sync(FULL_WARP, active);
+      while (pending != 0) {
+        const int leader = __ffs(pending) - 1;
+        const int64_t lg = __shfl_sync(FULL_WARP, g, leader);
+        const bool mine = active && g == lg;
+        pending &= ~__ballot_sync(FULL_WARP, mine);
+        const Part q = warp_combine(s, mine ? p : identity(s));
+        if (lane_id() == leader) apply(s, acc, flags, lg, q);
+      }
+    }
+  });
+  __syncthreads();
+  for (int64_t i = threadIdx.x; i < groups * specs.count; i += blockDim.x) {
+    const int k = static_cast<int>(i / groups);
+    const int64_t g = i % groups;
+    const AggSpec& s = specs.spec[k];
+    const Part p = held(s, acc_at(k), shared_flags + k * groups, g);
+    if (p.count != 0 || p.flags != 0) apply(s, s.acc, s.flags, g, p);
+  }
+}
+
+// Writes every aggregate's result column for every group: values, validity (a ballot per 32 groups), and the
+// overflow flag.
+extern "C" __global__ void sw_agg_finalize(AggSpecs specs, int64_t groups) {
+  for_each_warp_tile((groups + 31) >> 5, [&](int64_t w) {
+    const int64_t g = (w << 5) + lane_id();
+    const bool in_range = g < groups;
+    for (int k = 0; k < specs.count; k++) {
+      const AggSpec& s = specs.spec[k];
+      bool valid = false;
+      bool bit = false;
+      if (in_range) {
+        const Part p = held(s, s.acc, s.flags, g);
+        if (s.op == AGG_COUNT_ALL || s.op == AGG_COUNT) {
+          reinterpret_cast<int64_t*>(s.out_data)[g] = static_cast<int64_t>(p.count);
+          valid = true;
+        } else if (s.op == AGG_SUM) {
+          const bool empty = !(p.flags & FLAG_SEEN);
+          if (p.flags & FLAG_POISONED) {
+            atomicOr(s.overflow, 1u);
+          } else if (!empty || (s.options & OPT_IDENTITY_WHEN_EMPTY)) {
+            valid = true;
+            const Int192 v = empty ? int192_zero() : p.sum;
+            if (s.result == L_DOUBLE) {
+              reinterpret_cast<double*>(s.out_data)[g] = sums_floating(s) ? (empty ? 0.0 : p.fsum) : int192_to_double(v);
+            } else if (s.bound_lo == 0 && s.bound_hi == 0) {  // a long: Spark's legacy wrap-around
+              if (!int192_fits64(v)) atomicOr(s.overflow, 1u);
+              reinterpret_cast<uint64_t*>(s.out_data)[g] = v.w[0];
+            } else if (!int192_magnitude_below(v, s.bound_lo, s.bound_hi)) {  // a decimal beyond its precision
+              valid = false;
+              atomicOr(s.overflow, 1u);
+            } else if (s.result == L_INT128) {
+              reinterpret_cast<uint64_t*>(s.out_data)[2 * g] = v.w[0];
+              reinterpret_cast<uint64_t*>(s.out_data)[2 * g + 1] = v.w[1];
+            } else {
+              reinterpret_cast<uint64_t*>(s.out_data)[g] = v.w[0];
+            }
+          }
+        } else if (p.flags & FLAG_SEEN) {  // min, max
+          valid = true;
+          switch (s.result) {
+            case L_BOOL: bit = p.best != 0; break;
+            case L_INT8: reinterpret_cast<int8_t*>(s.out_data)[g] = static_cast<int8_t>(p.best); break;
+            case L_INT16: reinterpret_cast<int16_t*>(s.out_data)[g] = static_cast<int16_t>(p.best); break;
+            case L_INT32: reinterpret_cast<int32_t*>(s.out_data)[g] = static_cast<int32_t>(p.best); break;
+            case L_FLOAT: reinterpret_cast<float*>(s.out_data)[g] = static_cast<float>(key_double(p.best)); break;
+            case L_DOUBLE: reinterpret_cast<double*>(s.out_data)[g] = key_double(p.best); break;
+            default: reinterpret_cast<int64_t*>(s.out_data)[g] = p.best; break;
+          }
+        } else if (s.options & OPT_IDENTITY_WHEN_EMPTY) {  // boolean extremes: min's identity true, max's false
+          valid = true;
+          bit = s.op == AGG_MIN;
+        }
+      }
+      const uint32_t valid_word = __ballot_sync(FULL_WARP, valid);
+      const uint32_t bit_word = __ballot_sync(FULL_WARP, bit);
+      if (lane_id() == 0) {
+        s.out_validity[w] = valid_word;
+        if (s.result == L_BOOL) reinterpret_cast<uint32_t*>(s.out_data)[w] = bit_word;
+      }
+    }
+  });
+}
+
+// Spark's average from a sum and a count, row by row (AggregatePrimitives#mean): null for a zero or null count;
+// null for a null sum (an overflow, flagged); a DOUBLE sum divided as doubles; a decimal sum (L_INT64 or L_INT128)
+// scaled by `scale_factor` (10^(result scale - sum scale)), divided by the count and rounded half up, null and
+// flagged where the quotient reaches `bound` (10^result precision). Exact (int192_scaled_quotient).
+extern "C" __global__ void sw_agg_mean(const uint32_t* sum_validity, const uint8_t* sum_data, int32_t sum_layout,
+                                       const uint32_t* count_validity, const int64_t* counts, int64_t n,
+                                       uint64_t scale_factor, uint64_t bound_lo, uint64_t bound_hi,
+                                       int32_t result_layout, uint32_t* out_validity, uint8_t* out_data,
+                                       uint32_t* overflow) {
+  for_each_warp_tile((n + 31) >> 5, [&](int64_t w) {
+    const int64_t r = (w << 5) + lane_id();
+    bool valid = false;
+    const int64_t count = r < n && bit_at(count_validity, r) ? counts[r] : 0;
+    if (count != 0 && !bit_at(sum_validity, r)) {
+      atomicOr(overflow, 1u);
+    } else if (count != 0 && sum_layout == L_DOUBLE) {
+      reinterpret_cast<double*>(out_data)[r] =
+          reinterpret_cast<const double*>(sum_data)[r] / static_cast<double>(count);
+      valid = true;
+    } else if (count != 0) {
+      Int192 v = sum_layout == L_INT128
+                     ? int192_from128(reinterpret_cast<const uint64_t*>(sum_data)[2 * r],
+                                      reinterpret_cast<const int64_t*>(sum_data)[2 * r + 1])
+                     : int192_from64(reinterpret_cast<const int64_t*>(sum_data)[r]);
+      const bool negative = int192_negative(v) != (count < 0);
+      if (int192_negative(v)) v = int192_negate(v);
+      const uint64_t c = count < 0 ? 0ull - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
+      Int192 result = int192_scaled_quotient(v, scale_factor, c);
+      if (!int192_magnitude_below(result, bound_lo, bound_hi)) {
+        atomicOr(overflow, 1u);
+      } else {
+        if (negative) result = int192_negate(result);
+        if (result_layout == L_INT128) {
+          reinterpret_cast<uint64_t*>(out_data)[2 * r] = result.w[0];
+          reinterpret_cast<uint64_t*>(out_data)[2 * r + 1] = result.w[1];
+        } else {
+          reinterpret_cast<uint64_t*>(out_data)[r] = result.w[0];
+        }
+        valid = true;
+      }
+    }
+    const uint32_t word = __ballot_sync(FULL_WARP, valid);
+    if (lane_id() == 0) out_validity[w] = word;
+  });
+}

@@ -1,0 +1,151 @@
+package io.sparkwarp.kernels.aggregate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
+import io.sparkwarp.kernels.testing.RandomVectors;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The CUDA aggregation against the host reference on fresh random input, for every accumulation mode: one group
+ * and 4 groups (shared memory, warps combining their lanes first), a few thousand groups (shared atomics), many
+ * groups (global atomics), a hot key with nulls, several key columns of every kind (floats with NaN and -0.0,
+ * strings, booleans), and no keys at all; sizes around warp and block boundaries, empty input included. Every
+ * aggregate kind runs over inputs of every type it takes, with nulls; results are compared as sorted groups.
+ */
+@Tag("gpu")
+class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
+  static final int[] SIZES = {0, 1, 33, 1000, 100_003, 1_000_003};
+
+  enum Shape { GLOBAL, ONE_GROUP, FOUR_GROUPS, THOUSANDS, MANY, SKEWED, SEVERAL_KEYS }
+
+  private static final DeviceType DEC_12 = DeviceType.decimal(12, 2);
+  private static final DeviceType DEC_22 = DeviceType.decimal(22, 2);
+  private static final DeviceType DEC_38 = DeviceType.decimal(38, 2);
+
+  private IntVector intKeys(int n, java.util.function.IntUnaryOperator key, double nulls) {
+    IntVector v = new IntVector("k", allocator);
+    v.allocateNew(n);
+    for (int i = 0; i < n; i++) {
+      if (rnd.nextDouble() < nulls) v.setNull(i);
+      else v.set(i, key.applyAsInt(i));
+    }
+    v.setValueCount(n);
+    return v;
+  }
+
+  private List<FieldVector> keys(Shape shape, int n) {
+    return switch (shape) {
+      case GLOBAL -> List.of();
+      case ONE_GROUP -> List.of(intKeys(n, i -> 7, 0));
+      case FOUR_GROUPS -> List.of(intKeys(n, i -> rnd.nextInt(4), 0));
+      case THOUSANDS -> List.of(intKeys(n, i -> rnd.nextInt(3000), 0.01));
+      case MANY -> List.of(intKeys(n, i -> rnd.nextInt(Math.max(1, n / 2)), 0.01));
+      case SKEWED -> List.of(intKeys(n, i -> rnd.nextInt(3) == 0 ? -1 : rnd.nextInt(Math.max(1, n)), 0.1));
+      case SEVERAL_KEYS -> List.of(
+          RandomVectors.random(DeviceType.DOUBLE, n, 0.05, 4, rnd, allocator),
+          RandomVectors.random(DeviceType.BOOLEAN, n, 0.05, 4, rnd, allocator),
+          RandomVectors.random(DeviceType.STRING, n, 0.05, 2, rnd, allocator),
+          RandomVectors.random(DeviceType.SHORT, n, 0.05, 4, rnd, allocator));
+    };
+  }
+
+  /** Integer-valued doubles (exact sums in any order) with some nulls and NaN. */
+  private Float8Vector summableDoubles(int n) {
+    Float8Vector v = new Float8Vector("d", allocator);
+    v.allocateNew(n);
+    for (int i = 0; i < n; i++) {
+      int u = rnd.nextInt(100);
+      if (u < 5) v.setNull(i);
+      else v.set(i, u == 5 ? Double.NaN : rnd.nextInt(2_000_001) - 1_000_000);
+    }
+    v.setValueCount(n);
+    return v;
+  }
+
+  /** Longs mostly small, with a rare extreme so some groups overflow. */
+  private BigIntVector longs(int n) {
+    BigIntVector v = new BigIntVector("l", allocator);
+    v.allocateNew(n);
+    for (int i = 0; i < n; i++) {
+      int u = rnd.nextInt(100_000);
+      if (u < 5_000) v.setNull(i);
+      else v.set(i, u == 5_000 ? Long.MAX_VALUE : rnd.nextInt() * 1000L);
+    }
+    v.setValueCount(n);
+    return v;
+  }
+
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void groupsMatchTheHost(Shape shape) {
+    for (int n : SIZES) {
+      List<FieldVector> vectors = new ArrayList<>();
+      try {
+        List<FieldVector> keys = keys(shape, n);
+        vectors.addAll(keys);
+        List<FieldVector> inputs = List.of(
+            longs(n),                                                           // 0
+            RandomVectors.random(DeviceType.INT, n, 0.1, 4, rnd, allocator),     // 1
+            RandomVectors.random(DEC_12, n, 0.1, 4, rnd, allocator),             // 2
+            RandomVectors.random(DEC_38, n, 0.1, 4, rnd, allocator),             // 3
+            summableDoubles(n),                                                  // 4
+            RandomVectors.random(DeviceType.FLOAT, n, 0.1, 4, rnd, allocator),   // 5
+            RandomVectors.random(DeviceType.DATE, n, 0.1, 4, rnd, allocator),    // 6
+            RandomVectors.random(DeviceType.BOOLEAN, n, 0.1, 4, rnd, allocator), // 7
+            RandomVectors.random(DeviceType.STRING, n, 0.1, 4, rnd, allocator),  // 8
+            RandomVectors.random(DeviceType.DOUBLE, n, 0.1, 4, rnd, allocator),  // 9
+            RandomVectors.random(DeviceType.BYTE, n, 0.1, 4, rnd, allocator),    // 10
+            RandomVectors.random(DeviceType.decimal(18, 4), n, 0.1, 4, rnd, allocator),   // 11
+            RandomVectors.random(DeviceType.decimal(5, 2), n, 0.1, 4, rnd, allocator));   // 12
+        vectors.addAll(inputs);
+        List<Aggregate> countsAndSums = List.of(
+            Aggregate.countAll(), Aggregate.count(8), Aggregate.count(3),
+            Aggregate.sum(0, DeviceType.LONG), Aggregate.sum(1, DeviceType.LONG), Aggregate.sum(1, DeviceType.DOUBLE)
+                .identityWhenEmpty(),
+            Aggregate.sum(2, DEC_22), Aggregate.sum(2, DEC_12), Aggregate.sum(3, DEC_38),
+            Aggregate.sum(3, DEC_38).poisonedByNull(), Aggregate.sum(4, DeviceType.DOUBLE));
+        List<Aggregate> extremesAndProducts = List.of(
+            Aggregate.sum(10, DeviceType.LONG).where(7, true), Aggregate.countAll().where(7, false),
+            Aggregate.min(7, DeviceType.BOOLEAN).identityWhenEmpty().where(7, true),
+            Aggregate.min(0, DeviceType.LONG), Aggregate.max(1, DeviceType.INT), Aggregate.min(5, DeviceType.FLOAT),
+            Aggregate.max(5, DeviceType.FLOAT), Aggregate.min(9, DeviceType.DOUBLE),
+            Aggregate.max(9, DeviceType.DOUBLE), Aggregate.max(6, DeviceType.DATE),
+            Aggregate.min(7, DeviceType.BOOLEAN), Aggregate.max(7, DeviceType.BOOLEAN),
+            Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)),
+            Aggregate.sumOfProducts(2, List.of(11), DeviceType.decimal(38, 6)),
+            Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)));
+        assertEquals(AggregateTesting.mean(host, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
+            AggregateTesting.mean(cuda, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
+            "mean n=" + n);
+        assertEquals(AggregateTesting.mean(host, inputs.get(3), inputs.get(0), DeviceType.decimal(38, 6), allocator),
+            AggregateTesting.mean(cuda, inputs.get(3), inputs.get(0), DeviceType.decimal(38, 6), allocator),
+            "wide mean n=" + n);
+        assertEquals(AggregateTesting.mean(host, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
+            AggregateTesting.mean(cuda, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
+            "double mean n=" + n);
+        // two aggregations: one takes at most AggregatePrimitives.MAX_AGGREGATES
+        for (List<Aggregate> aggregates : List.of(countsAndSums, extremesAndProducts)) {
+          List<List<String>> expected = AggregateTesting.aggregate(host, keys, inputs, aggregates, allocator);
+          List<List<String>> actual = AggregateTesting.aggregate(cuda, keys, inputs, aggregates, allocator);
+          assertEquals(expected.size(), actual.size(), shape + " n=" + n + ": groups");
+          for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i), actual.get(i), shape + " n=" + n + ": group " + i);
+          }
+        }
+      } finally {
+        Closeables.closeAll(vectors);
+      }
+    }
+  }
+}
