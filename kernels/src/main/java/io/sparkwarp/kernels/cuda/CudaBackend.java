@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.List;
@@ -28,6 +29,7 @@ public final class CudaBackend implements Backend {
   private final ExpressionPrimitives expressions;
   private final JoinPrimitives joins;
   private final StringPrimitives strings;
+  private final ParquetPrimitives parquet;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -43,6 +45,7 @@ public final class CudaBackend implements Backend {
     this.expressions = new CudaExpressionPrimitives(this, module);
     this.joins = new SharedJoinPrimitives(this, new CudaJoinKernels(this, module));
     this.strings = new CudaStringPrimitives(this, module);
+    this.parquet = new CudaParquetPrimitives(this, module);
   }
 
   /**
@@ -168,6 +171,11 @@ public final class CudaBackend implements Backend {
   @Override
   public StringPrimitives strings() {
     return strings;
+  }
+
+  @Override
+  public ParquetPrimitives parquet() {
+    return parquet;
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +28,7 @@ public final class HostBackend implements Backend {
   private final ExpressionPrimitives expressions = new HostExpressionPrimitives(this);
   private final JoinPrimitives joins = new SharedJoinPrimitives(this, new HostJoinKernels(this));
   private final StringPrimitives strings = new HostStringPrimitives(this);
+  private final ParquetPrimitives parquet = new HostParquetPrimitives(this);
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -104,6 +106,11 @@ public final class HostBackend implements Backend {
   @Override
   public StringPrimitives strings() {
     return strings;
+  }
+
+  @Override
+  public ParquetPrimitives parquet() {
+    return parquet;
   }
 
   @Override
