@@ -1,8 +1,5 @@
 package io.sparkwarp.kernels.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
@@ -16,16 +13,15 @@ import io.sparkwarp.kernels.strings.SegmentMatcher;
 import io.sparkwarp.kernels.strings.StringLayout;
 import io.sparkwarp.kernels.strings.StringMatcher;
 import io.sparkwarp.kernels.strings.StringTesting;
+import io.sparkwarp.kernels.testing.CpuKernelHarness;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.VarCharVector;
@@ -43,9 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  * hangs the emulation: the timeout); not speed nor the GPU memory model. Skipped without a C++20 compiler.
  */
 class StringKernelsOnCpuTest {
-  private static final Path SOURCES = Path.of("src/test/cuda");
-  private static final long TIMEOUT_SECONDS = 600;
-
   @TempDir
   Path work;
 
@@ -54,7 +47,7 @@ class StringKernelsOnCpuTest {
 
   @Test
   void kernelsAgreeWithTheHostOnTheCpu() throws Exception {
-    Path binary = compile();
+    CpuKernelHarness harness = CpuKernelHarness.compile("strings_on_cpu", work);
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
       List<VarCharVector> cases = List.of(StringTesting.column(150, 20, 400, rnd, allocator),
@@ -64,7 +57,7 @@ class StringKernelsOnCpuTest {
         for (int i = 0; i < cases.size(); i++) {
           Path dir = work.resolve("case" + i);
           write(host, stream, cases.get(i), dir);
-          run(binary, dir);
+          harness.run(dir, seed);
         }
       } finally {
         cases.forEach(VarCharVector::close);
@@ -141,47 +134,5 @@ class StringKernelsOnCpuTest {
     byte[] out = new byte[Math.toIntExact(n)];
     MemoryUtil.copyFromMemory(buffer.address(), out, 0, n);
     return out;
-  }
-
-  /** Compiles strings_on_cpu.cpp into the temporary directory, with sanitizers where the compiler has them. */
-  private Path compile() throws Exception {
-    String cxx = System.getenv().getOrDefault("CXX", "g++");
-    Path probe = work.resolve("probe.cpp");
-    Files.writeString(probe, "#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n");
-    String probeBinary = work.resolve("probe").toString();
-    List<String> sanitizers = List.of("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined");
-    // sanitizers where they compile and their runtime starts here
-    boolean sanitized = exec(work, cxx, "-std=c++20", "-pthread", sanitizers.get(0), probe.toString(), "-o",
-        probeBinary) == 0 && exec(work, probeBinary) == 0;
-    assumeTrue(sanitized || exec(work, cxx, "-std=c++20", "-pthread", probe.toString(), "-o", probeBinary) == 0,
-        "no C++20 compiler (" + cxx + ") to run the kernels on the CPU");
-    Path binary = work.resolve("strings_on_cpu");
-    List<String> command = new ArrayList<>(List.of(cxx, "-std=c++20", "-O1", "-g", "-pthread", "-Wall",
-        "-Wno-unknown-pragmas", "-I", "src/main/cuda/include", "-I", "src/main/cuda", "-I", SOURCES.toString()));
-    if (sanitized) command.addAll(sanitizers);
-    command.addAll(List.of(SOURCES.resolve("strings_on_cpu.cpp").toString(), "-o", binary.toString()));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), "compiling the kernels for the CPU failed:\n" + output);
-    return binary;
-  }
-
-  private void run(Path binary, Path dir) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(binary.toString(), dir.toString()).redirectErrorStream(true);
-    pb.environment().put("ASAN_OPTIONS", "detect_leaks=0");
-    Path log = dir.resolve("log.txt");
-    Process p = pb.redirectOutput(log.toFile()).start();
-    boolean finished = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    if (!finished) p.destroyForcibly().waitFor();
-    String output = Files.readString(log);
-    assertTrue(finished, "the emulated kernels hung (a lane that skips a warp collective?), seed " + seed + ":\n"
-        + output);
-    assertEquals(0, p.exitValue(), "the kernels disagree with the host on the CPU, seed " + seed + ":\n" + output);
-  }
-
-  private static int exec(Path dir, String... command) throws Exception {
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    p.getInputStream().readAllBytes();
-    return p.waitFor();
   }
 }

@@ -1,0 +1,71 @@
+package io.sparkwarp.kernels.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds and runs a C++ harness of {@code src/test/cuda} that compiles CUDA kernels against the warp emulation, so CI
+ * (which has no GPU) runs the kernels' own code: AddressSanitizer and UBSan where the compiler has them, a timeout
+ * for a lane that skips a warp collective (which hangs the emulation). Skips the test without a C++20 compiler.
+ */
+public final class CpuKernelHarness {
+  public static final Path SOURCES = Path.of("src/test/cuda");
+  private static final long TIMEOUT_SECONDS = 600;
+
+  private final Path binary;
+
+  private CpuKernelHarness(Path binary) {
+    this.binary = binary;
+  }
+
+  /** Compiles {@code SOURCES/<name>.cpp} into {@code work}. */
+  public static CpuKernelHarness compile(String name, Path work) throws Exception {
+    String cxx = System.getenv().getOrDefault("CXX", "g++");
+    Path probe = work.resolve("probe.cpp");
+    Files.writeString(probe, "#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n");
+    String probeBinary = work.resolve("probe").toString();
+    List<String> sanitizers = List.of("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined");
+    // sanitizers where they compile and their runtime starts here
+    boolean sanitized = exec(work, cxx, "-std=c++20", "-pthread", sanitizers.get(0), probe.toString(), "-o",
+        probeBinary) == 0 && exec(work, probeBinary) == 0;
+    assumeTrue(sanitized || exec(work, cxx, "-std=c++20", "-pthread", probe.toString(), "-o", probeBinary) == 0,
+        "no C++20 compiler (" + cxx + ") to run the kernels on the CPU");
+    Path binary = work.resolve(name);
+    List<String> command = new ArrayList<>(List.of(cxx, "-std=c++20", "-O1", "-g", "-pthread", "-Wall",
+        "-Wno-unknown-pragmas", "-I", "src/main/cuda/include", "-I", "src/main/cuda", "-I", SOURCES.toString()));
+    if (sanitized) command.addAll(sanitizers);
+    command.addAll(List.of(SOURCES.resolve(name + ".cpp").toString(), "-o", binary.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), "compiling the kernels for the CPU failed:\n" + output);
+    return new CpuKernelHarness(binary);
+  }
+
+  /** Runs the harness over the case in {@code dir}; fails on a hang or on any difference it prints. */
+  public void run(Path dir, long seed) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(binary.toString(), dir.toString()).redirectErrorStream(true);
+    pb.environment().put("ASAN_OPTIONS", "detect_leaks=0");
+    Path log = dir.resolve("log.txt");
+    Process p = pb.redirectOutput(log.toFile()).start();
+    boolean finished = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    if (!finished) p.destroyForcibly().waitFor();
+    String output = Files.readString(log);
+    assertTrue(finished, "the emulated kernels hung (a lane that skips a warp collective?), seed " + seed + ":\n"
+        + output);
+    assertEquals(0, p.exitValue(), "the kernels disagree with the host on the CPU, seed " + seed + ":\n" + output);
+  }
+
+  private static int exec(Path dir, String... command) throws Exception {
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor();
+  }
+}
