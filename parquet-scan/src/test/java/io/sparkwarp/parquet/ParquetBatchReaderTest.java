@@ -78,7 +78,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
     for (int round = 0; round < 40; round++) {
       TestFiles f = TestFiles.write(dir.resolve("c.parquet"), 1 + rnd.nextInt(3000), false, rnd.nextBoolean(),
           rnd.nextBoolean(), rnd);
-      List<long[]> pages = f.pageData(conf);
+      List<long[]> pages = PageRegions.of(f.path);
       Path file = Path.of(f.path.toUri());
       byte[] bytes = Files.readAllBytes(file);
       long[] page = pages.get(rnd.nextInt(pages.size()));

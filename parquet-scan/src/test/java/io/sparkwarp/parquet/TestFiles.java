@@ -2,7 +2,6 @@ package io.sparkwarp.parquet;
 
 import io.sparkwarp.kernels.batch.DeviceType;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,13 +11,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.format.PageHeader;
-import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -137,26 +132,5 @@ final class TestFiles {
       }
       default -> g.add(c, Binary.fromConstantByteArray((byte[]) v));
     }
-  }
-
-  /** File offsets [start, end) of every page's data (not its header), from the footer and the page headers. */
-  List<long[]> pageData(Configuration conf) throws IOException {
-    List<long[]> out = new ArrayList<>();
-    byte[] file = Files.readAllBytes(java.nio.file.Path.of(path.toUri()));
-    for (BlockMetaData block : ScanSupport.footer(conf, path).getBlocks()) {
-      for (ColumnChunkMetaData chunk : block.getColumns()) {
-        long pos = chunk.getStartingPos();
-        long end = pos + chunk.getTotalSize();
-        while (pos < end) {
-          InputStream in = new java.io.ByteArrayInputStream(file, (int) pos, (int) (end - pos));
-          int before = in.available();
-          PageHeader h = Util.readPageHeader(in);
-          long data = pos + before - in.available();
-          out.add(new long[] {data, data + h.getCompressed_page_size()});
-          pos = data + h.getCompressed_page_size();
-        }
-      }
-    }
-    return out;
   }
 }

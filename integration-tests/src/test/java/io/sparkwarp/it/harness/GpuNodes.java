@@ -4,6 +4,8 @@ package io.sparkwarp.it.harness;
 public final class GpuNodes {
   public static final String FILTER = "GpuFilterExec";
   public static final String PROJECT = "GpuProjectExec";
+  /** Spark's Parquet scan on the GPU: compressed pages decompressed and decoded on the device. */
+  public static final String PARQUET_SCAN = "GpuParquetScanExec";
   /** Rows or CPU columnar batches to device batches. */
   public static final String HOST_TO_GPU = "HostToGpuExec";
   /** Device batches to the Arrow batches Spark's ColumnarToRowExec reads. */

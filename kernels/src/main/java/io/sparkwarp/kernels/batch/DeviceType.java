@@ -9,13 +9,14 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * A column type on the device, with its Arrow layout: booleans bit-packed, fixed-width values little-endian,
  * strings and binaries as int32 offsets plus bytes. Decimals of precision up to 18 are held as 64-bit unscaled
- * values (Arrow's 16 bytes are narrowed on upload and widened on download).
+ * values (Arrow's 16 bytes are narrowed on upload and widened on download). Serializable: scans carry their columns'
+ * types to the executors.
  *
  * @param precision decimal precision, 0 otherwise
  * @param scale decimal scale, 0 otherwise
  * @param timeZone a timestamp's zone as Arrow names it, or null for timestamps without zone and other types
  */
-public record DeviceType(Kind kind, int precision, int scale, String timeZone) {
+public record DeviceType(Kind kind, int precision, int scale, String timeZone) implements java.io.Serializable {
   /** Largest decimal precision whose unscaled value fits 64 bits. */
   public static final int MAX_DECIMAL_PRECISION = 18;
 
