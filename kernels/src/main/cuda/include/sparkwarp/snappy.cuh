@@ -5,8 +5,10 @@
 // reads lie below the high-water mark (the end of the gap-free output written so far), and every round the mark
 // moves to the first still-pending lane, so at least one copy resolves per round and the loop ends.
 //
-// The parse itself is serial (an element's length depends on its tag), but every lane runs it in lockstep over the
-// same bytes (broadcast reads) and lane k keeps element k, so no lane waits on shared memory or diverges.
+// The parse is serial by nature (an element's length depends on its tag), so it is split: the warp loads a 96-byte
+// window of the stream (three coalesced bytes per lane), every lane decodes the elements that would start at its own
+// bytes of the first 64, and the real elements are then found by hopping from one start to the next with shuffles
+// (no memory access), lane k taking the k-th element.
 // Every read stays inside [src, src + src_len) and every write inside [dst, dst + dst_len); the block must declare
 // exactly dst_len bytes and produce them.
 #pragma once
@@ -25,47 +27,38 @@ struct SnappyElement {
   int64_t offset;  // copy distance; 0 for a literal
 };
 
-// Parses the element at src[*pos], advancing *pos. Same result on every lane.
-__device__ __forceinline__ int32_t snappy_parse(const uint8_t* src, int64_t len, int64_t* pos, SnappyElement* e) {
-  const uint8_t tag = src[*pos];
+// The element that would start at window byte `lane` (w0 holds byte `lane`, w1 byte `lane + 32` of a window): the
+// bytes of its header, and its length and offset (0 for a literal, whose bytes follow the header).
+struct SnappyCandidate {
+  int header;
+  int64_t length;
+  int64_t offset;
+};
+
+__device__ __forceinline__ SnappyCandidate snappy_candidate(uint32_t w0, uint32_t w1) {
+  const int lane = lane_id();
+  uint32_t next[4];  // the 4 bytes after this lane's tag
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const int at = lane + 1 + k;
+    const uint32_t lo = __shfl_sync(FULL_WARP, w0, at & 31);
+    const uint32_t hi = __shfl_sync(FULL_WARP, w1, at & 31);
+    next[k] = at < 32 ? lo : hi;
+  }
+  const uint32_t tag = w0;
+  const uint64_t after = next[0] | (next[1] << 8) | (next[2] << 16) | (static_cast<uint64_t>(next[3]) << 24);
   switch (tag & 3) {
     case 0: {
-      int64_t n = tag >> 2;
-      int64_t p = *pos + 1;
-      if (n >= 60) {
-        const int bytes = static_cast<int>(n) - 59;  // 60..63: the length - 1 follows in 1 to 4 bytes
-        if (p + bytes > len) return PQ_TRUNCATED;
-        n = static_cast<int64_t>(load_le(src + p, bytes));
-        p += bytes;
-      }
-      e->length = n + 1;
-      e->offset = 0;
-      e->source = p;
-      if (p + e->length > len) return PQ_TRUNCATED;
-      *pos = p + e->length;
-      return PQ_OK;
+      const uint32_t n = tag >> 2;
+      if (n < 60) return {1, static_cast<int64_t>(n) + 1, 0};
+      const int bytes = static_cast<int>(n) - 59;  // 60..63: the length - 1 follows in 1 to 4 bytes
+      const uint64_t v = bytes == 4 ? after : after & ((1ull << (8 * bytes)) - 1);
+      return {1 + bytes, static_cast<int64_t>(v) + 1, 0};
     }
-    case 1:
-      if (*pos + 2 > len) return PQ_TRUNCATED;
-      e->length = ((tag >> 2) & 7) + 4;
-      e->offset = (static_cast<int64_t>(tag >> 5) << 8) | src[*pos + 1];
-      *pos += 2;
-      break;
-    case 2:
-      if (*pos + 3 > len) return PQ_TRUNCATED;
-      e->length = (tag >> 2) + 1;
-      e->offset = static_cast<int64_t>(load_le(src + *pos + 1, 2));
-      *pos += 3;
-      break;
-    default:
-      if (*pos + 5 > len) return PQ_TRUNCATED;
-      e->length = (tag >> 2) + 1;
-      e->offset = static_cast<int64_t>(load_le(src + *pos + 1, 4));
-      *pos += 5;
-      break;
+    case 1: return {2, static_cast<int64_t>(((tag >> 2) & 7) + 4), static_cast<int64_t>(((tag >> 5) << 8) | next[0])};
+    case 2: return {3, static_cast<int64_t>((tag >> 2) + 1), static_cast<int64_t>(after & 0xffff)};
+    default: return {5, static_cast<int64_t>((tag >> 2) + 1), static_cast<int64_t>(after)};
   }
-  e->source = 0;
-  return e->offset == 0 ? PQ_BAD_OFFSET : PQ_OK;
 }
 
 // Copies a back-reference: bytes [at - offset, at - offset + length) to [at, at + length). When the ranges overlap
@@ -99,13 +92,29 @@ __device__ int32_t snappy_decompress_warp(const uint8_t* src, int64_t src_len, u
   if (static_cast<int64_t>(declared) != dst_len) return PQ_SIZE_MISMATCH;
   int64_t out = 0;
   while (pos < src_len) {
+    const int64_t remaining = src_len - pos;
+    const uint32_t w0 = lane < remaining ? src[pos + lane] : 0u;
+    const uint32_t w1 = lane + 32 < remaining ? src[pos + 32 + lane] : 0u;
+    const uint32_t w2 = lane + 64 < remaining ? src[pos + 64 + lane] : 0u;
+    const SnappyCandidate low = snappy_candidate(w0, w1);   // elements starting at window bytes 0..31
+    const SnappyCandidate high = snappy_candidate(w1, w2);  // and 32..63
     SnappyElement mine{0, 0, 0};
-    for (int k = 0; k < 32 && pos < src_len; k++) {
-      SnappyElement e;
-      err = snappy_parse(src, src_len, &pos, &e);
-      if (err != PQ_OK) return err;
-      if (lane == k) mine = e;
+    int64_t at_byte = 0;  // window offset of the next element; the hops stay in the first 64 bytes
+    for (int k = 0; k < 32 && at_byte < 64 && at_byte < remaining; k++) {
+      const int from = static_cast<int>(at_byte) & 31;
+      const bool upper = at_byte >= 32;
+      const int header = __shfl_sync(FULL_WARP, upper ? high.header : low.header, from);
+      const int64_t length = __shfl_sync(FULL_WARP, upper ? high.length : low.length, from);
+      const int64_t offset = __shfl_sync(FULL_WARP, upper ? high.offset : low.offset, from);
+      const bool literal = (__shfl_sync(FULL_WARP, upper ? w1 : w0, from) & 3) == 0;
+      const int64_t stored = literal ? header + length : header;
+      if (at_byte + header > remaining) return PQ_TRUNCATED;
+      if (!literal && offset == 0) return PQ_BAD_OFFSET;
+      if (literal && at_byte + stored > remaining) return PQ_TRUNCATED;
+      if (lane == k) mine = {pos + at_byte + header, length, literal ? 0 : offset};
+      at_byte += stored;
     }
+    pos += at_byte;
     const int64_t end = warp_inclusive_sum(mine.length);
     const int64_t at = out + end - mine.length;
     const int64_t round_end = out + __shfl_sync(FULL_WARP, end, 31);

@@ -24,6 +24,9 @@ import org.xerial.snappy.Snappy;
  * primitives: the compressed input, the blocks that decompress it, and the table of the decompressed pages.
  */
 public final class EncodedColumn {
+  /** parquet-mr's default dictionary page size, past which a writer falls back to PLAIN. */
+  private static final int DICTIONARY_PAGE_BYTES = 1 << 20;
+
   public final ColumnSpec spec;
   public final byte[] input;
   /** The pages after decompression, to check decompression against. */
@@ -96,6 +99,10 @@ public final class EncodedColumn {
       dictionaryRows = rnd.nextInt(4) == 0 ? rnd.nextInt(rows + 1) : rows;  // parquet-mr falls back to PLAIN part way
       ByteArrayOutputStream dict = new ByteArrayOutputStream();
       for (int r = start; r < start + dictionaryRows; r++) {
+        if (dict.size() >= DICTIONARY_PAGE_BYTES) {  // parquet-mr's limit: PLAIN from here on
+          dictionaryRows = r - start;
+          break;
+        }
         if (values.isNull(r)) continue;
         Object key = key(values, r);
         if (!ids.containsKey(key)) {

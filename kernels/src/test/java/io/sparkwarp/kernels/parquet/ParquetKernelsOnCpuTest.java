@@ -39,6 +39,13 @@ class ParquetKernelsOnCpuTest {
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
       int index = 0;
+      for (int kind = 0; kind < 4; kind++) {  // Snappy alone: noise, runs, words, a mix; then one of them damaged
+        for (boolean corrupt : new boolean[] {false, true}) {
+          Path dir = work.resolve("case" + index++);
+          writeBlocks(host, stream, snappyBlocks(kind, corrupt), dir);
+          harness.run(dir, seed);
+        }
+      }
       for (DeviceType type : RandomVectors.allTypes()) {
         for (boolean corrupt : new boolean[] {false, false, true, true}) {
           try (FieldVector values = ParquetTesting.values(type, rnd.nextInt(3000), rnd.nextBoolean(), rnd, allocator)) {
@@ -51,6 +58,42 @@ class ParquetKernelsOnCpuTest {
         }
       }
     }
+  }
+
+  /** A few Snappy blocks of SnappyInputs of one kind, compressed by snappy-java. */
+  private EncodedBlocks snappyBlocks(int kind, boolean corrupt) throws IOException {
+    java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream();
+    CompressedBlocks blocks = new CompressedBlocks();
+    long out = 0;
+    for (int b = 0; b < 6; b++) {
+      byte[] raw = SnappyInputs.of(kind, rnd.nextInt(20_000), rnd);
+      byte[] packed = org.xerial.snappy.Snappy.compress(raw);
+      blocks.add(in.size(), packed.length, out, raw.length, CompressedBlocks.Codec.SNAPPY);
+      in.writeBytes(packed);
+      out += raw.length;
+    }
+    byte[] input = in.toByteArray();
+    if (corrupt) Corruption.flip(input, rnd);
+    return new EncodedBlocks(input, out, blocks);
+  }
+
+  /** A case of blocks and no pages: only the decompression is compared. */
+  private static void writeBlocks(HostBackend host, DeviceStream stream, EncodedBlocks c, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("input.bin"), c.input());
+    Files.write(dir.resolve("blocks.bin"), le(c.blocks().words()));
+    Files.write(dir.resolve("table.bin"), new byte[0]);
+    boolean raised = false;
+    byte[] pages = new byte[0];
+    try {
+      pages = c.decompress(host, stream);
+    } catch (ParquetDataException e) {
+      raised = true;
+    }
+    Files.write(dir.resolve("pages.bin"), pages);
+    Files.write(dir.resolve("validity.bin"), new byte[0]);
+    Files.write(dir.resolve("data.bin"), new byte[0]);
+    Files.writeString(dir.resolve("case.txt"), c.outputBytes() + " 1 0 4 0 0 " + (raised ? 1 : 0) + "\n");
   }
 
   /** The case files parquet_on_cpu.cpp reads, with the host backend's results. */
