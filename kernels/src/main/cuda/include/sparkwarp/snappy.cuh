@@ -1,14 +1,15 @@
 // Snappy decompression of one block by one warp, Gompresso-style (notes/sitaridi-strings-gompresso.md, 3.2): the
 // element stream is parsed 32 elements per round, each lane owning one (a literal run or a back-reference); a warp
-// prefix sum of their output lengths places them; literals are copied at once (short ones by their lane, long ones
-// by the whole warp); back-references are resolved by Multi-Round Resolution: a copy runs as soon as the bytes it
-// reads lie below the high-water mark (the end of the gap-free output written so far), and every round the mark
-// moves to the first still-pending lane, so at least one copy resolves per round and the loop ends.
+// prefix sum of their output lengths places them; literals are copied at once; back-references are resolved by
+// Multi-Round Resolution: a copy runs as soon as the bytes it reads lie below the high-water mark (the end of the
+// gap-free output written so far), and every step the mark moves to the first still-pending lane, so at least one
+// copy resolves per step and the loop ends. Each copy is made by all 32 lanes together (coalesced).
 //
 // The parse is serial by nature (an element's length depends on its tag), so it is split: the warp loads a 96-byte
 // window of the stream (three coalesced bytes per lane), every lane decodes the elements that would start at its own
 // bytes of the first 64, and the real elements are then found by hopping from one start to the next with shuffles
 // (no memory access), lane k taking the k-th element.
+//
 // Every read stays inside [src, src + src_len) and every write inside [dst, dst + dst_len); the block must declare
 // exactly dst_len bytes and produce them.
 #pragma once
@@ -61,15 +62,12 @@ __device__ __forceinline__ SnappyCandidate snappy_candidate(uint32_t w0, uint32_
   }
 }
 
-// Copies a back-reference: bytes [at - offset, at - offset + length) to [at, at + length). When the ranges overlap
-// (offset < length) the source repeats with period `offset`, so byte i is dst[at - offset + i % offset] in any order.
-__device__ __forceinline__ void snappy_copy(uint8_t* dst, int64_t at, int64_t length, int64_t offset) {
+// Copies a back-reference with the whole warp: bytes [at - offset, at - offset + length) to [at, at + length). When
+// the ranges overlap (offset < length) the source repeats with period `offset`, so byte i is
+// dst[at - offset + i % offset], which lies before `at`: every byte reads only what was written before the copy.
+__device__ __forceinline__ void snappy_copy_warp(uint8_t* dst, int64_t at, int64_t length, int64_t offset) {
   const uint8_t* from = dst + at - offset;
-  if (offset >= length) {
-    for (int64_t i = 0; i < length; i++) dst[at + i] = from[i];
-  } else {
-    for (int64_t i = 0; i < length; i++) dst[at + i] = from[i % offset];
-  }
+  for (int64_t i = lane_id(); i < length; i += 32) dst[at + i] = from[offset >= length ? i : i % offset];
 }
 
 // Inclusive warp prefix sum of 64-bit values.
@@ -120,28 +118,30 @@ __device__ int32_t snappy_decompress_warp(const uint8_t* src, int64_t src_len, u
     const int64_t round_end = out + __shfl_sync(FULL_WARP, end, 31);
     if (round_end > dst_len) return PQ_OVERRUN;
     if (__any_sync(FULL_WARP, mine.offset > at)) return PQ_BAD_OFFSET;
-    // literals: each lane its own when short, the whole warp one at a time when long
-    const bool literal = mine.length > 0 && mine.offset == 0;
-    if (literal && mine.length <= 32) {
-      for (int64_t i = 0; i < mine.length; i++) dst[at + i] = src[mine.source + i];
-    }
-    for (uint32_t longs = __ballot_sync(FULL_WARP, literal && mine.length > 32); longs != 0; longs &= longs - 1) {
-      const int owner = __ffs(longs) - 1;
+    // literals, then the back-references that can be resolved, each copied by the whole warp: consecutive bytes per
+    // instruction, so short elements cost one memory transaction rather than one per byte
+    for (uint32_t literals = __ballot_sync(FULL_WARP, mine.length > 0 && mine.offset == 0); literals != 0;
+         literals &= literals - 1) {
+      const int owner = __ffs(literals) - 1;
       const int64_t from = __shfl_sync(FULL_WARP, mine.source, owner);
       const int64_t to = __shfl_sync(FULL_WARP, at, owner);
       const int64_t n = __shfl_sync(FULL_WARP, mine.length, owner);
       for (int64_t i = lane; i < n; i += 32) dst[to + i] = src[from + i];
     }
     __syncwarp();
-    // Multi-Round Resolution of this round's back-references
+    // Multi-Round Resolution: every copy whose source lies below the high-water mark runs; the copies of one step
+    // read only below the mark and write only above it, so they need no ordering among themselves
     bool pending = mine.offset > 0;
     for (uint32_t votes = __ballot_sync(FULL_WARP, pending); votes != 0; votes = __ballot_sync(FULL_WARP, pending)) {
       const int64_t high_water = __shfl_sync(FULL_WARP, at, __ffs(votes) - 1);
       const int64_t read_end = at - mine.offset + mine.length;
-      if (pending && (read_end < at ? read_end : at) <= high_water) {
-        snappy_copy(dst, at, mine.length, mine.offset);
-        pending = false;
+      const bool ready = pending && (read_end < at ? read_end : at) <= high_water;
+      for (uint32_t copies = __ballot_sync(FULL_WARP, ready); copies != 0; copies &= copies - 1) {
+        const int owner = __ffs(copies) - 1;
+        snappy_copy_warp(dst, __shfl_sync(FULL_WARP, at, owner), __shfl_sync(FULL_WARP, mine.length, owner),
+                         __shfl_sync(FULL_WARP, mine.offset, owner));
       }
+      if (ready) pending = false;
       __syncwarp();
     }
     out = round_end;
