@@ -2,6 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
+import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -85,7 +86,7 @@ class ParquetScanTest extends GpuTestBase {
     SparkPlan plan = gpuPlan("SELECT id, skew + 1 FROM " + TestTables.ALL_TYPES + " WHERE long_a > 0");
     List<String> nodes = PlanNodes.names(plan);
     assertTrue(nodes.contains(PARQUET_SCAN), plan.treeString());
-    assertFalse(nodes.contains("HostToGpuExec"), "a transition between the scan and the filter:\n"
+    assertFalse(nodes.contains(HOST_TO_GPU), "a transition between the scan and the filter:\n"
         + plan.treeString());
   }
 

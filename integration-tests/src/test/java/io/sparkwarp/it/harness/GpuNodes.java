@@ -8,6 +8,11 @@ public final class GpuNodes {
   public static final String PARQUET_SCAN = "GpuParquetScanExec";
   /** Rows or CPU columnar batches to device batches. */
   public static final String HOST_TO_GPU = "HostToGpuExec";
+  /**
+   * Where data comes onto the GPU, either node: a GPU Parquet scan, or an upload where the scan stays on the CPU
+   * (row sources, formats or types the GPU scan leaves to Spark) or after a CPU exchange.
+   */
+  public static final String ONTO_GPU = HOST_TO_GPU + "|" + PARQUET_SCAN;
   /** Device batches to the Arrow batches Spark's ColumnarToRowExec reads. */
   public static final String GPU_TO_HOST = "GpuToHostExec";
   public static final String COALESCE_BATCHES = "GpuCoalesceBatchesExec";
