@@ -4,6 +4,7 @@
 #include "batch.cu"
 #include "expr.cu"
 #include "join.cu"
+#include "parquet.cu"
 #include "scan.cu"
 #include "select.cu"
 #include "strings.cu"

@@ -1,8 +1,8 @@
-// The CUDA features the string and aggregation kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
+// The CUDA features the kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
 // code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
 // barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
 // hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
-// int192_on_cpu.cpp and aggregate_on_cpu.cpp.
+// parquet_on_cpu.cpp, int192_on_cpu.cpp and aggregate_on_cpu.cpp.
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -77,6 +77,11 @@ inline T __shfl_sync(unsigned mask, T v, int source) {
   T out;
   memcpy(&out, &all[source & 31], sizeof(T));
   return out;
+}
+
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
+  return __shfl_sync(mask, v, static_cast<int>(threadIdx.x & 31) ^ lane_mask);
 }
 
 inline unsigned __reduce_min_sync(unsigned mask, unsigned v) {

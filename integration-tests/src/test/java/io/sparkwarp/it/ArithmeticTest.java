@@ -1,7 +1,7 @@
 package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 
 import io.sparkwarp.it.harness.GpuTestBase;
@@ -25,7 +25,7 @@ class ArithmeticTest extends GpuTestBase {
         SELECT id, %1$s_a + %1$s_b, %1$s_a - %1$s_b, %1$s_a * %1$s_b, %1$s_a / %1$s_b, %1$s_a DIV %1$s_b,
                %1$s_a %% %1$s_b, -%1$s_a
         FROM all_types""", type))
-        .conf(ANSI, "false").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+        .conf(ANSI, "false").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @ParameterizedTest
@@ -34,7 +34,7 @@ class ArithmeticTest extends GpuTestBase {
     query(String.format("""
         SELECT id, %1$s_a + %1$s_b, %1$s_a - %1$s_b, %1$s_a * %1$s_b, %1$s_a / %1$s_b, %1$s_a %% %1$s_b, -%1$s_a
         FROM all_types""", type))
-        .conf(ANSI, "false").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+        .conf(ANSI, "false").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @Test
@@ -43,14 +43,14 @@ class ArithmeticTest extends GpuTestBase {
         SELECT id, byte_a + int_b, short_a * long_b, int_a - double_b, float_a * double_b, long_a / float_b,
                dec7_a + int_b, dec7_a * 3, dec7_a - byte_b
         FROM all_types""")
-        .conf(ANSI, "false").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+        .conf(ANSI, "false").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @Test
   void withAnsiOnArithmeticThatCannotFailMatches() {
     query("SELECT id, int_a DIV 7, int_a % 7, skew * 1000, dec7_a * dec7_b, dec7_a - dec7_b, double_a * 2 "
         + "FROM all_types")
-        .conf(ANSI, "true").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+        .conf(ANSI, "true").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @ParameterizedTest(name = "{0} raises {1}")
@@ -65,6 +65,6 @@ class ArithmeticTest extends GpuTestBase {
       "dec7_a / (dec7_b - dec7_b)   | DIVIDE_BY_ZERO"})
   void withAnsiOnErrorsMatchTheCpu(String expression, String condition) {
     query("SELECT id, " + expression + " FROM all_types")
-        .conf(ANSI, "true").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).failsLikeCpu(condition);
+        .conf(ANSI, "true").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).failsLikeCpu(condition);
   }
 }

@@ -1,7 +1,7 @@
 package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 
 import io.sparkwarp.it.harness.GpuTestBase;
@@ -27,7 +27,7 @@ class CastTest extends GpuTestBase {
       "CAST(date_a AS TIMESTAMP), CAST(ts_a AS DATE), CAST(date_a AS TIMESTAMP) < ts_b"})
   void withAnsiOff(String casts) {
     query("SELECT id, " + casts + " FROM all_types")
-        .conf(ANSI, "false").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+        .conf(ANSI, "false").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @ParameterizedTest
@@ -37,7 +37,7 @@ class CastTest extends GpuTestBase {
           + "CAST(ts_a AS DATE)"})
   void widening(String casts) {
     query("SELECT id, " + casts + " FROM all_types")
-        .conf(ANSI, "true").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+        .conf(ANSI, "true").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @ParameterizedTest(name = "{0} raises {1}")
@@ -48,6 +48,6 @@ class CastTest extends GpuTestBase {
       "CAST(dec_a AS DECIMAL(7,2))    | NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION"})
   void withAnsiOnErrorsMatchTheCpu(String cast, String condition) {
     query("SELECT id, " + cast + " FROM all_types")
-        .conf(ANSI, "true").gpuNodes(PROJECT, HOST_TO_GPU, GPU_TO_HOST).failsLikeCpu(condition);
+        .conf(ANSI, "true").gpuNodes(PROJECT, ONTO_GPU, GPU_TO_HOST).failsLikeCpu(condition);
   }
 }

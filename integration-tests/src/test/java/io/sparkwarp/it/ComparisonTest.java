@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 
 import io.sparkwarp.it.data.TypeCase;
@@ -31,7 +31,7 @@ class ComparisonTest extends GpuTestBase {
         SELECT id, {a} = {b}, {a} <> {b}, {a} < {b}, {a} <= {b}, {a} > {b}, {a} >= {b}, {a} <=> {b},
                {a} = {lit}, {a} < {lit}, {other} >= {a}, {a} IN ({lit}, {other}), {a} NOT IN ({lit}, {other}),
                {a} IS NULL, {b} IS NOT NULL
-        FROM all_types"""), PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        FROM all_types"""), PROJECT, PARQUET_SCAN, GPU_TO_HOST);
   }
 
   static Stream<Arguments> typesAndPredicates() {
@@ -41,7 +41,7 @@ class ComparisonTest extends GpuTestBase {
   @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("typesAndPredicates")
   void filter(TypeCase type, String predicate) {
-    assertGpuMatchesCpu(fill(type, "SELECT * FROM all_types WHERE " + predicate), FILTER, HOST_TO_GPU, GPU_TO_HOST);
+    assertGpuMatchesCpu(fill(type, "SELECT * FROM all_types WHERE " + predicate), FILTER, PARQUET_SCAN, GPU_TO_HOST);
   }
 
   private static String fill(TypeCase type, String template) {

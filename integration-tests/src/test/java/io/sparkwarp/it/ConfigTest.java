@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +20,7 @@ class ConfigTest extends GpuTestBase {
   @ParameterizedTest
   @ValueSource(strings = {"NONE", "NOT_ON_GPU", "ALL"})
   void everyExplainModeRuns(String mode) {
-    query(FILTER_QUERY).conf(QueryCheck.EXPLAIN, mode).gpuNodes(FILTER, HOST_TO_GPU, GPU_TO_HOST).matchesCpu();
+    query(FILTER_QUERY).conf(QueryCheck.EXPLAIN, mode).gpuNodes(FILTER, ONTO_GPU, GPU_TO_HOST).matchesCpu();
   }
 
   @ParameterizedTest(name = "{0}={1}")

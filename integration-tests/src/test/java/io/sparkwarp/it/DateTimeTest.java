@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 
 import io.sparkwarp.it.harness.GpuTestBase;
@@ -20,7 +20,7 @@ class DateTimeTest extends GpuTestBase {
     assertGpuMatchesCpu("""
         SELECT id, date_a < ts_b, date_a = CAST(ts_a AS DATE), ts_a >= date_b,
                date_a BETWEEN DATE '1582-10-04' AND DATE '1582-10-15'
-        FROM all_types""", PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        FROM all_types""", PROJECT, PARQUET_SCAN, GPU_TO_HOST);
   }
 
   @ParameterizedTest
@@ -31,6 +31,6 @@ class DateTimeTest extends GpuTestBase {
       "ts_a > CAST(date_b AS TIMESTAMP) AND ts_a <= TIMESTAMP '2020-01-01 05:00:00'",
       "ts_a = TIMESTAMP '1969-12-31 23:59:59.999999' OR date_b >= DATE '9999-12-31'"})
   void filter(String predicate) {
-    assertGpuMatchesCpu("SELECT * FROM all_types WHERE " + predicate, FILTER, HOST_TO_GPU, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT * FROM all_types WHERE " + predicate, FILTER, PARQUET_SCAN, GPU_TO_HOST);
   }
 }

@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 import static org.apache.spark.sql.functions.col;
 
@@ -24,19 +24,19 @@ class EdgeInputTest extends GpuTestBase {
   @ValueSource(strings = {"empty_types", "all_null_types"})
   void filterAndProjectOverNoValues(String table) {
     assertGpuMatchesCpu(String.format(PROJECTION, table, "id IS NULL OR int_a > 0"),
-        FILTER, PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        FILTER, PROJECT, ONTO_GPU, GPU_TO_HOST);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"str_a = 'no such value'", "id >= 0", "int_a > 2147483647 OR id < 0"})
   void filtersKeepingNothingOrEverything(String predicate) {
-    assertGpuMatchesCpu(String.format(PROJECTION, "all_types", predicate), FILTER, PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+    assertGpuMatchesCpu(String.format(PROJECTION, "all_types", predicate), FILTER, PROJECT, ONTO_GPU, GPU_TO_HOST);
   }
 
   @Test
   void rowsComingInRatherThanColumnarBatches() {
     assertGpuMatchesCpu(String.format(PROJECTION, "all_types_rows", "str_a <> str_b OR float_a > 0"),
-        FILTER, PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        FILTER, PROJECT, ONTO_GPU, GPU_TO_HOST);
   }
 
   @Test
@@ -44,6 +44,6 @@ class EdgeInputTest extends GpuTestBase {
     assertGpuMatchesCpu(spark -> spark.table("all_types")
             .where(col("int_a").gt(col("int_b")).and(col("str_a").isNotNull()))
             .select(col("id"), col("double_a").multiply(2), col("str_a").equalTo(col("str_b"))),
-        FILTER, PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        FILTER, PROJECT, ONTO_GPU, GPU_TO_HOST);
   }
 }

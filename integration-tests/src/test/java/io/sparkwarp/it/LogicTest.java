@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 
 import io.sparkwarp.it.harness.GpuTestBase;
@@ -18,7 +18,7 @@ class LogicTest extends GpuTestBase {
         SELECT id, bool_a AND bool_b, bool_a OR bool_b, NOT bool_a, bool_a AND NULL, bool_a OR NULL,
                NOT (bool_a AND bool_b), (int_a > int_b) AND (str_a < str_b), (int_a > int_b) OR (str_a < str_b),
                int_a IN (1, 2, NULL), int_a NOT IN (1, 2, NULL), str_a IN ('a', 'é', '😀', '')
-        FROM all_types""", PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        FROM all_types""", PROJECT, ONTO_GPU, GPU_TO_HOST);
   }
 
   @ParameterizedTest
@@ -34,6 +34,6 @@ class LogicTest extends GpuTestBase {
       "int_a NOT IN (1, 2, 3) OR int_a IN (4, NULL)",
       "str_a IN ('a', 'é', '€', '😀', '') OR bin_a IN (X'00', X'')"})
   void filter(String predicate) {
-    assertGpuMatchesCpu("SELECT * FROM all_types WHERE " + predicate, FILTER, HOST_TO_GPU, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT * FROM all_types WHERE " + predicate, FILTER, ONTO_GPU, GPU_TO_HOST);
   }
 }

@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -53,7 +53,7 @@ class StringPredicateTest extends GpuTestBase {
   @MethodSource("likePatterns")
   void likeInAProjectionAndAFilter(String column, String pattern) {
     assertGpuMatchesCpu("SELECT id, " + column + " LIKE " + pattern + ", " + column + " NOT LIKE " + pattern
-        + " FROM texts", PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        + " FROM texts", PROJECT, ONTO_GPU, GPU_TO_HOST);
     assertGpuMatchesCpu("SELECT id FROM texts WHERE " + column + " LIKE " + pattern, FILTER);
   }
 

@@ -2,7 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
 import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 
 import io.sparkwarp.examples.DemoQueries;
@@ -20,12 +20,12 @@ class TpchFilterTest extends GpuTestBase {
 
   @Test
   void q6() {
-    assertGpuMatchesCpu(DemoQueries.Q6.sql(), FILTER, HOST_TO_GPU, GPU_TO_HOST);
+    assertGpuMatchesCpu(DemoQueries.Q6.sql(), FILTER, PARQUET_SCAN, GPU_TO_HOST);
   }
 
   @Test
   void stringEqualityAndIn() {
-    assertGpuMatchesCpu(DemoQueries.SHIP_MODES.sql(), FILTER, HOST_TO_GPU, GPU_TO_HOST);
+    assertGpuMatchesCpu(DemoQueries.SHIP_MODES.sql(), FILTER, PARQUET_SCAN, GPU_TO_HOST);
   }
 
   @Test
@@ -35,6 +35,6 @@ class TpchFilterTest extends GpuTestBase {
         SELECT l_orderkey, l_linenumber, l_extendedprice + l_tax, l_discount - l_tax, l_shipdate
         FROM lineitem
         WHERE l_shipmode = 'MAIL' AND l_receiptdate > l_commitdate AND l_quantity BETWEEN 10 AND 20
-        ORDER BY l_orderkey, l_linenumber""", FILTER, PROJECT, HOST_TO_GPU, GPU_TO_HOST);
+        ORDER BY l_orderkey, l_linenumber""", FILTER, PROJECT, PARQUET_SCAN, GPU_TO_HOST);
   }
 }

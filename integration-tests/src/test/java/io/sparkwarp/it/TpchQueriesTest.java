@@ -3,7 +3,7 @@ package io.sparkwarp.it;
 import static io.sparkwarp.it.harness.GpuNodes.BROADCAST_HASH_JOIN;
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
@@ -49,7 +49,7 @@ class TpchQueriesTest extends GpuTestBase {
   @MethodSource("queries")
   void matchesSpark(DemoQuery q) {
     String number = q.name().substring(0, q.name().indexOf(' '));
-    List<String> nodes = new ArrayList<>(List.of(HOST_TO_GPU, GPU_TO_HOST));
+    List<String> nodes = new ArrayList<>(List.of(ONTO_GPU, GPU_TO_HOST));
     if (!NO_GPU_FILTER.contains(number)) nodes.add(FILTER);
     if (!NO_GPU_JOIN.contains(number)) nodes.add(BROADCAST_HASH_JOIN);
     // an empty side (Q17's parts at this scale) must not let adaptive execution drop the join from the plan

@@ -4,7 +4,7 @@ import static io.sparkwarp.it.harness.GpuNodes.BROADCAST_HASH_JOIN;
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
 import static io.sparkwarp.it.harness.GpuNodes.HASH_AGGREGATE;
-import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 
 import io.sparkwarp.it.data.JoinTables;
 import io.sparkwarp.it.data.TestTables;

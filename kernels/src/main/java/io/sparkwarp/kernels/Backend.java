@@ -6,6 +6,7 @@ import io.sparkwarp.kernels.join.JoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 
@@ -63,6 +64,8 @@ public interface Backend extends AutoCloseable {
 
   /** Group-by aggregation. */
   AggregatePrimitives aggregates();
+  /** Parquet pages: batched decompression and decoding into device columns. */
+  ParquetPrimitives parquet();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

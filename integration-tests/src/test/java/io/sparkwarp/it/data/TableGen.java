@@ -76,8 +76,13 @@ public final class TableGen {
    * batches. Read back with the generated schema, which an empty table's files cannot supply.
    */
   public Dataset<Row> parquetView(SparkSession spark, String name) {
+    return parquetView(spark, name, Map.of("compression", "snappy"));
+  }
+
+  /** Like {@link #parquetView(SparkSession, String)}, written with these writer options (codec, parquet-mr's own). */
+  public Dataset<Row> parquetView(SparkSession spark, String name, Map<String, String> options) {
     String path = SharedSpark.scratchDir().resolve("tables").resolve(name).toString();
-    spark.createDataFrame(generate(), schema()).write().mode("overwrite").option("compression", "snappy").parquet(path);
+    spark.createDataFrame(generate(), schema()).write().mode("overwrite").options(options).parquet(path);
     Dataset<Row> table = spark.read().schema(schema()).parquet(path);
     table.createOrReplaceTempView(name);
     return table;

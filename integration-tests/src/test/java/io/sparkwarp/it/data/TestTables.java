@@ -48,7 +48,7 @@ public final class TestTables {
   }
 
   /** The columns of {@value #ALL_TYPES}; with {@code allNull} every value is null. */
-  static TableGen allTypes(int rows, boolean allNull) {
+  public static TableGen allTypes(int rows, boolean allNull) {
     UnaryOperator<ColumnGen> nulls = gen -> allNull ? gen.nulls(1) : gen;
     TableGen table = TableGen.rows(rows)
         .column("id", nulls.apply(Gens.uniqueLongs()))

@@ -4,8 +4,15 @@ package io.sparkwarp.it.harness;
 public final class GpuNodes {
   public static final String FILTER = "GpuFilterExec";
   public static final String PROJECT = "GpuProjectExec";
+  /** Spark's Parquet scan on the GPU: compressed pages decompressed and decoded on the device. */
+  public static final String PARQUET_SCAN = "GpuParquetScanExec";
   /** Rows or CPU columnar batches to device batches. */
   public static final String HOST_TO_GPU = "HostToGpuExec";
+  /**
+   * Where data comes onto the GPU, either node: a GPU Parquet scan, or an upload where the scan stays on the CPU
+   * (row sources, formats or types the GPU scan leaves to Spark) or after a CPU exchange.
+   */
+  public static final String ONTO_GPU = HOST_TO_GPU + "|" + PARQUET_SCAN;
   /** Device batches to the Arrow batches Spark's ColumnarToRowExec reads. */
   public static final String GPU_TO_HOST = "GpuToHostExec";
   /** Spark's UnionExec: the inputs' device batches passed on. */

@@ -51,7 +51,7 @@ public enum JoinStrategy {
    * as {@link #gpuNode} between the transitions on the GPU.
    */
   public QueryCheck check(String sql) {
-    return planned(QueryCheck.sql(sql).gpuNodes(gpuNode, GpuNodes.HOST_TO_GPU, GpuNodes.GPU_TO_HOST));
+    return planned(QueryCheck.sql(sql).gpuNodes(gpuNode, GpuNodes.ONTO_GPU, GpuNodes.GPU_TO_HOST));
   }
 
   /** {@code sql} planned with this strategy, whose join must stay on the CPU with a reason containing {@code reason}. */

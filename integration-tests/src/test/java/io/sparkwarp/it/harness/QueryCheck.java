@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.sparkwarp.examples.PlanNodes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -87,7 +88,7 @@ public final class QueryCheck {
     return this;
   }
 
-  /** Plan nodes (simple class names) the GPU run's executed plan must contain. */
+  /** Plan nodes (simple class names) the GPU run's executed plan must contain; "A|B" is satisfied by either. */
   public QueryCheck gpuNodes(String... simpleClassNames) {
     gpuNodes.addAll(List.of(simpleClassNames));
     return this;
@@ -271,7 +272,9 @@ public final class QueryCheck {
     void assertGpuNodes() {
       assertNotNull(gpu.dataset, label + ": the GPU run failed before it had a plan");
       List<String> names = PlanNodes.names(gpu.plan());
-      List<String> missing = gpuNodes.stream().filter(node -> !names.contains(node)).toList();
+      // "A|B": either node will do
+      List<String> missing = gpuNodes.stream()
+          .filter(node -> Arrays.stream(node.split("\\|")).noneMatch(names::contains)).toList();
       assertTrue(missing.isEmpty(), label + ": the GPU plan lacks " + missing + "; it has " + names + "\n"
           + gpu.plan().treeString());
     }

@@ -11,6 +11,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * strings and binaries as int32 offsets plus bytes. Decimals of precision up to 18 are held as 64-bit unscaled
  * values (Arrow's 16 bytes are narrowed on upload and widened on download); wider ones, up to 38, keep Arrow's
  * 16-byte little-endian two's complement layout ({@link Kind#DECIMAL128}: aggregation buffers and results).
+ * Serializable: scans carry their columns' types to the executors.
  *
  * @param precision decimal precision, 0 otherwise
  * @param scale decimal scale, 0 otherwise

@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
@@ -30,6 +31,7 @@ public final class CudaBackend implements Backend {
   private final JoinPrimitives joins;
   private final StringPrimitives strings;
   private final AggregatePrimitives aggregates;
+  private final ParquetPrimitives parquet;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -46,6 +48,7 @@ public final class CudaBackend implements Backend {
     this.joins = new SharedJoinPrimitives(this, new CudaJoinKernels(this, module));
     this.strings = new CudaStringPrimitives(this, module);
     this.aggregates = new CudaAggregatePrimitives(this, module);
+    this.parquet = new CudaParquetPrimitives(this, module);
   }
 
   /**
@@ -176,6 +179,11 @@ public final class CudaBackend implements Backend {
   @Override
   public AggregatePrimitives aggregates() {
     return aggregates;
+  }
+
+  @Override
+  public ParquetPrimitives parquet() {
+    return parquet;
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
+import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,6 +30,7 @@ public final class HostBackend implements Backend {
   private final JoinPrimitives joins = new SharedJoinPrimitives(this, new HostJoinKernels(this));
   private final StringPrimitives strings = new HostStringPrimitives(this);
   private final AggregatePrimitives aggregates = new HostAggregatePrimitives(this);
+  private final ParquetPrimitives parquet = new HostParquetPrimitives(this);
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -111,6 +113,11 @@ public final class HostBackend implements Backend {
   @Override
   public AggregatePrimitives aggregates() {
     return aggregates;
+  }
+
+  @Override
+  public ParquetPrimitives parquet() {
+    return parquet;
   }
 
   @Override

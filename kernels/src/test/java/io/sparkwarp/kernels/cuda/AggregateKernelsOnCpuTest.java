@@ -1,11 +1,7 @@
 package io.sparkwarp.kernels.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.nio.charset.StandardCharsets;
+import io.sparkwarp.kernels.testing.CpuKernelHarness;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,31 +14,16 @@ import org.junit.jupiter.api.io.TempDir;
  * model.
  */
 class AggregateKernelsOnCpuTest {
-  private static final long TIMEOUT_SECONDS = 300;
-
   @TempDir
   Path work;
 
   @Test
   void exactArithmeticAgreesWithReferences() throws Exception {
-    run("int192_on_cpu");
+    CpuKernelHarness.compile("int192_on_cpu", work).runSelfChecking();
   }
 
   @Test
   void kernelsAgreeWithAReference() throws Exception {
-    run("aggregate_on_cpu");
-  }
-
-  private void run(String program) throws Exception {
-    Path binary = CpuEmulation.compile(work, program);
-    ProcessBuilder pb = new ProcessBuilder(binary.toString()).redirectErrorStream(true);
-    pb.environment().put("ASAN_OPTIONS", "detect_leaks=0");
-    Process p = pb.start();
-    boolean finished = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    if (!finished) p.destroyForcibly().waitFor();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(finished, program + " hung (a lane that skips a warp collective?):\n" + output);
-    assertEquals(0, p.exitValue(), output);
-    assertEquals("ok", output.strip());
+    CpuKernelHarness.compile("aggregate_on_cpu", work).runSelfChecking();
   }
 }

@@ -1,7 +1,5 @@
 package io.sparkwarp.kernels.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
@@ -15,16 +13,15 @@ import io.sparkwarp.kernels.strings.SegmentMatcher;
 import io.sparkwarp.kernels.strings.StringLayout;
 import io.sparkwarp.kernels.strings.StringMatcher;
 import io.sparkwarp.kernels.strings.StringTesting;
+import io.sparkwarp.kernels.testing.CpuKernelHarness;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.VarCharVector;
@@ -42,8 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  * hangs the emulation: the timeout); not speed nor the GPU memory model. Skipped without a C++20 compiler.
  */
 class StringKernelsOnCpuTest {
-  private static final long TIMEOUT_SECONDS = 600;
-
   @TempDir
   Path work;
 
@@ -52,7 +47,7 @@ class StringKernelsOnCpuTest {
 
   @Test
   void kernelsAgreeWithTheHostOnTheCpu() throws Exception {
-    Path binary = compile();
+    CpuKernelHarness harness = CpuKernelHarness.compile("strings_on_cpu", work);
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
       List<VarCharVector> cases = List.of(StringTesting.column(150, 20, 400, rnd, allocator),
@@ -62,7 +57,7 @@ class StringKernelsOnCpuTest {
         for (int i = 0; i < cases.size(); i++) {
           Path dir = work.resolve("case" + i);
           write(host, stream, cases.get(i), dir);
-          run(binary, dir);
+          harness.run(dir, seed);
         }
       } finally {
         cases.forEach(VarCharVector::close);
@@ -139,23 +134,5 @@ class StringKernelsOnCpuTest {
     byte[] out = new byte[Math.toIntExact(n)];
     MemoryUtil.copyFromMemory(buffer.address(), out, 0, n);
     return out;
-  }
-
-  /** Compiles strings_on_cpu.cpp into the temporary directory, with sanitizers where the compiler has them. */
-  private Path compile() throws Exception {
-    return CpuEmulation.compile(work, "strings_on_cpu");
-  }
-
-  private void run(Path binary, Path dir) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(binary.toString(), dir.toString()).redirectErrorStream(true);
-    pb.environment().put("ASAN_OPTIONS", "detect_leaks=0");
-    Path log = dir.resolve("log.txt");
-    Process p = pb.redirectOutput(log.toFile()).start();
-    boolean finished = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    if (!finished) p.destroyForcibly().waitFor();
-    String output = Files.readString(log);
-    assertTrue(finished, "the emulated kernels hung (a lane that skips a warp collective?), seed " + seed + ":\n"
-        + output);
-    assertEquals(0, p.exitValue(), "the kernels disagree with the host on the CPU, seed " + seed + ":\n" + output);
   }
 }

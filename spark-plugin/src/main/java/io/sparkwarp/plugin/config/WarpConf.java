@@ -59,10 +59,18 @@ public final class WarpConf {
   public static final ConfEntry<Boolean> STRING_REFILL = ConfEntry.bool(PREFIX + "strings.refill", true, SESSION,
       "Whether a lane whose string is decided takes the next row of its warp (Lane Refill) in string predicates.");
 
-  public static final ConfEntry<Set<String>> TEST_FAIL_TAGGING = ConfEntry.names(PREFIX + "test.failTagging", SESSION, "For tests only: Spark operator names (comma-separated) whose tagging throws, to check that such an "
+  public static final ConfEntry<Set<String>> TEST_FAIL_TAGGING = ConfEntry.names(PREFIX + "test.failTagging",
+      SESSION, "For tests only: Spark operator names (comma-separated) whose tagging throws, to check that such an "
           + "internal error keeps the operator on the CPU and the query runs.");
-  public static final ConfEntry<Set<String>> TEST_FAIL_TASK_SETUP = ConfEntry.names(PREFIX + "test.failTaskSetup", SESSION, "For tests only: GPU operator names (comma-separated) whose per-partition setup throws, to check "
+  public static final ConfEntry<Set<String>> TEST_FAIL_TASK_SETUP = ConfEntry.names(PREFIX + "test.failTaskSetup",
+      SESSION, "For tests only: GPU operator names (comma-separated) whose per-partition setup throws, to check "
           + "that the partition then runs on the CPU.");
+  public static final ConfEntry<Long> PARQUET_BATCH_BYTES = ConfEntry.bytes(PREFIX + "parquet.batchBytes", 256L << 20,
+      SESSION, "Uncompressed bytes of the needed column chunks the GPU Parquet scan decodes into one device batch "
+          + "(whole row groups: a larger row group makes a batch of its own).");
+  public static final ConfEntry<Integer> PARQUET_READER_THREADS = ConfEntry.positiveInt(PREFIX
+      + "parquet.readerThreads", 8, STATIC, "Threads of an executor that read Parquet column chunks into pinned "
+          + "memory for the GPU scan (shared by its tasks; the next batch is read while the current one decodes).");
 
   private static final List<ConfEntry<?>> ENTRIES = buildEntries();
 
@@ -121,7 +129,7 @@ public final class WarpConf {
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
+        STRING_REFILL, PARQUET_BATCH_BYTES, PARQUET_READER_THREADS, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

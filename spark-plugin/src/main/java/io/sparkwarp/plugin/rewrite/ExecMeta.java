@@ -132,7 +132,8 @@ public abstract class ExecMeta {
   void explain(StringBuilder out, int depth, boolean onlyCpu) {
     boolean gpu = canRunOnGpu();
     if (!(gpu && onlyCpu)) {
-      out.append("  ".repeat(depth)).append(gpu ? "*" : "!").append(plan.nodeName());
+      // the class name: one word, unlike some node names ("Scan parquet db.t")
+      out.append("  ".repeat(depth)).append(gpu ? "*" : "!").append(plan.getClass().getSimpleName());
       if (gpu) {
         out.append(" will run on the GPU");
       } else {

@@ -2,6 +2,7 @@ package io.sparkwarp.plugin.rewrite;
 
 import java.util.List;
 import java.util.function.BiFunction;
+import org.apache.spark.sql.execution.FileSourceScanExec;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
@@ -32,6 +33,9 @@ public final class Overrides {
   }
 
   private static final List<ExecRule> RULES = List.of(
+      new ExecRule(FileSourceScanExec.class, "GpuParquetScanExec, Parquet files read as compressed pages and "
+          + "decompressed and decoded on the GPU", (plan, ctx) -> new ParquetScanMeta((FileSourceScanExec) plan, ctx,
+          ruleFor(FileSourceScanExec.class))),
       new ExecRule(FilterExec.class, "GpuFilterExec, the predicate evaluated and the rows compacted on the GPU",
           (plan, ctx) -> new FilterMeta((FilterExec) plan, ctx, ruleFor(FilterExec.class))),
       new ExecRule(ProjectExec.class, "GpuProjectExec, the projection evaluated on the GPU",

@@ -1,0 +1,147 @@
+package io.sparkwarp.it;
+
+import static io.sparkwarp.it.harness.GpuNodes.FILTER;
+import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
+import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.examples.PlanNodes;
+import io.sparkwarp.it.data.Gens;
+import io.sparkwarp.it.data.TableGen;
+import io.sparkwarp.it.data.TestTables;
+import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.QueryCheck;
+import io.sparkwarp.it.harness.SharedSpark;
+import io.sparkwarp.parquet.PageRegions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The GPU Parquet scan against Spark's own reader, row for row, over files Spark writes: every codec the device
+ * decompresses, dictionary on and off, page v1 and v2 ({@code parquet.writer.version}), nulls, every supported type,
+ * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group. What
+ * it cannot read stays on Spark's reader with the reason; a flipped bit in a page fails the query naming the file.
+ */
+class ParquetScanTest extends GpuTestBase {
+  static Stream<Arguments> shapes() {
+    return Stream.of("snappy", "uncompressed").flatMap(codec -> Stream.of(true, false).flatMap(dictionary ->
+        Stream.of("PARQUET_1_0", "PARQUET_2_0").map(version -> Arguments.of(codec, dictionary, version))));
+  }
+
+  @ParameterizedTest(name = "{0}, dictionary {1}, {2}")
+  @MethodSource("shapes")
+  void everyShapeMatchesSparksReader(String codec, boolean dictionary, String version) {
+    String view = "pq_" + codec + "_" + dictionary + "_" + version.toLowerCase(java.util.Locale.ROOT);
+    TestTables.allTypes(3000, false).parquetView(spark(), view, Map.of("compression", codec,
+        "parquet.enable.dictionary", Boolean.toString(dictionary), "parquet.writer.version", version,
+        "parquet.block.size", "65536", "parquet.page.size", "4096"));
+    String sql = "SELECT * FROM " + view;
+    if (version.equals("PARQUET_2_0") && PlanNodes.names(gpuPlan(sql)).contains("FileSourceScanExec")) {
+      // parquet-mr's v2 writer stores integers and strings with DELTA encodings once off (or past) a dictionary
+      assertFallsBack(sql, "FileSourceScanExec", "DELTA");
+      // booleans (RLE in v2), floating point (PLAIN) and low-cardinality integers (dictionary) still read on the GPU
+      sql = "SELECT bool_a, bool_b, double_a, float_b" + (dictionary ? ", skew" : "") + " FROM " + view;
+    }
+    query(sql).gpuNodes(PARQUET_SCAN, GPU_TO_HOST).conf("spark.sql.files.maxPartitionBytes", "20000")
+        .conf("spark.sql.files.openCostInBytes", "0").matchesCpu();
+    if (version.equals("PARQUET_1_0")) {
+      assertGpuMatchesCpu("SELECT id, str_a, dec_a, bool_b FROM " + view + " WHERE int_a > int_b", PARQUET_SCAN,
+          FILTER, GPU_TO_HOST);
+    }
+  }
+
+  @Test
+  void batchesSmallerThanARowGroup() {
+    TestTables.allTypes(4000, false).parquetView(spark(), "pq_big_groups", Map.of("compression", "snappy"));
+    query("SELECT * FROM pq_big_groups").gpuNodes(PARQUET_SCAN, GPU_TO_HOST).conf("spark.warp.parquet.batchBytes", "1")
+        .matchesCpu();
+  }
+
+  @Test
+  void nullsEmptyFilesAndNoColumns() {
+    assertGpuMatchesCpu("SELECT * FROM " + TestTables.ALL_NULL, PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT count(*) FROM " + TestTables.ALL_TYPES, PARQUET_SCAN);
+    TestTables.allTypes(0, false).parquetView(spark(), "pq_empty", Map.of("compression", "snappy"));
+    SparkPlan plan = gpuPlan("SELECT * FROM pq_empty");
+    assertTrue(PlanNodes.names(plan).contains(PARQUET_SCAN), plan.treeString());
+  }
+
+  @Test
+  void theFirstGpuOperatorTakesTheScansBatches() {
+    SparkPlan plan = gpuPlan("SELECT id, skew + 1 FROM " + TestTables.ALL_TYPES + " WHERE long_a > 0");
+    List<String> nodes = PlanNodes.names(plan);
+    assertTrue(nodes.contains(PARQUET_SCAN), plan.treeString());
+    assertFalse(nodes.contains(HOST_TO_GPU), "a transition between the scan and the filter:\n"
+        + plan.treeString());
+  }
+
+  @Test
+  void int96TimestampsStayOnSparksReader() {
+    withConf(Map.of("spark.sql.parquet.outputTimestampType", "INT96"), () -> TableGen.rows(100)
+        .column("id", Gens.uniqueLongs()).column("ts", Gens.timestamps()).parquetView(spark(), "pq_int96"));
+    assertFallsBack("SELECT * FROM pq_int96", "FileSourceScanExec", "int96");
+  }
+
+  @Test
+  void partitionedTablesStayOnSparksReader() {
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_partitioned");
+    spark().sql("SELECT id, int_a, id % 3 AS part FROM " + TestTables.ALL_TYPES).write().mode("overwrite")
+        .partitionBy("part").parquet(dir.toString());
+    spark().read().parquet(dir.toString()).createOrReplaceTempView("pq_partitioned");
+    assertFallsBack("SELECT * FROM pq_partitioned", "FileSourceScanExec", "partition columns");
+  }
+
+  @Test
+  void aFlippedPageBitFailsTheQueryNamingTheFile() throws IOException {
+    Random rnd = new Random();
+    TestTables.allTypes(2000, false).parquetView(spark(), "pq_corrupt", Map.of("compression", "uncompressed",
+        "parquet.enable.dictionary", "false", "parquet.page.write-checksum.enabled", "true"));
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_corrupt");
+    Path file;
+    try (Stream<Path> files = Files.list(dir)) {
+      file = files.filter(f -> f.toString().endsWith(".parquet") && sizeOf(f) > 10_000).findFirst().orElseThrow();
+    }
+    List<long[]> pages = PageRegions.of(new org.apache.hadoop.fs.Path(file.toUri()));
+    byte[] bytes = Files.readAllBytes(file);
+    long[] page = pages.get(rnd.nextInt(pages.size()));
+    int at = (int) (page[0] + rnd.nextInt((int) (page[1] - page[0])));
+    bytes[at] ^= (byte) (1 << rnd.nextInt(8));
+    Files.write(file, bytes);
+    Exception e = assertThrows(Exception.class, () -> withConf(Map.of(QueryCheck.ENABLED, "true"),
+        () -> spark().sql("SELECT * FROM pq_corrupt").collectAsList()));
+    StringBuilder messages = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) messages.append(t.getMessage()).append('\n');
+    assertTrue(messages.toString().contains(file.getFileName().toString()), messages.toString());
+  }
+
+  private static long sizeOf(Path f) {
+    try {
+      return Files.size(f);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static SparkPlan gpuPlan(String sql) {
+    return withConf(Map.of(QueryCheck.ENABLED, "true"), () -> {
+      Dataset<Row> query = spark().sql(sql);
+      query.collectAsList();
+      return query.queryExecution().executedPlan();
+    });
+  }
+}

@@ -1,0 +1,32 @@
+// Unsigned LEB128 varints (Snappy's preamble, Parquet's RLE run headers), read with a bound. Every lane that calls
+// this with the same arguments reads the same bytes, so a warp parsing a shared header stays converged.
+#pragma once
+#include <cstdint>
+#include "parquet_status.cuh"
+
+namespace sparkwarp {
+
+// Reads the varint at src[*pos] (pos < len), advancing *pos; returns PQ_OK, PQ_TRUNCATED or PQ_BAD_HEADER (more
+// than 35 bits: no header of these formats needs that many).
+__device__ __forceinline__ int32_t read_varint(const uint8_t* src, int64_t len, int64_t* pos, uint64_t* value) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    if (*pos >= len) return PQ_TRUNCATED;
+    const uint8_t b = src[(*pos)++];
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) {
+      *value = v;
+      return PQ_OK;
+    }
+  }
+  return PQ_BAD_HEADER;
+}
+
+// Little-endian unsigned value of `n` <= 8 bytes.
+__device__ __forceinline__ uint64_t load_le(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int k = 0; k < n; k++) v |= static_cast<uint64_t>(p[k]) << (8 * k);
+  return v;
+}
+
+}  // namespace sparkwarp

@@ -1,0 +1,295 @@
+// Parquet on the device: batched decompression of pages (Snappy or a plain copy) and decoding of one column's pages
+// into the Arrow layout. Host side: io.sparkwarp.kernels.cuda.CudaParquetPrimitives; reference:
+// io.sparkwarp.kernels.host.HostParquetPrimitives. Table layouts: io.sparkwarp.kernels.parquet.CompressedBlocks and
+// PageTable (int64 words). Every kernel gives one warp to one block, page or row and bounds-checks what it reads; a
+// page whose status is not 0 is skipped by the later kernels, and the host raises the error.
+#include "sparkwarp/parquet_status.cuh"
+#include "sparkwarp/rle_hybrid.cuh"
+#include "sparkwarp/snappy.cuh"
+#include "sparkwarp/varint.cuh"
+#include "sparkwarp/warp.cuh"
+
+namespace {
+
+using namespace sparkwarp;
+
+// CompressedBlocks: 5 words per block.
+struct BlockDesc {
+  int64_t source, source_bytes, target, target_bytes, codec;  // codec: 0 copy, 1 snappy
+};
+
+// PageTable: 8 words per page.
+struct PageDesc {
+  int64_t offset;      // first byte of the page in the pages buffer (page v2: its definition levels)
+  int64_t bytes;       // bytes of the page from offset
+  int64_t def_bytes;   // page v2: bytes of definition levels; -1 for page v1 (a 4-byte length prefix in the page)
+  int64_t row_start;   // first output row (dictionary pages: none)
+  int64_t num_values;  // rows of a data page; entries of a dictionary page
+  int64_t kind;        // PageTable.Kind ordinal
+  int64_t link;        // data page: its dictionary page's index; dictionary page: its first string slot after rows
+  int64_t max_def;     // 0 or 1
+};
+
+enum PageKind : int64_t { PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3 };
+// ParquetPrimitives' physical types (PhysicalType ordinals).
+enum Physical : int32_t { P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6 };
+
+__device__ __forceinline__ int physical_width(int32_t physical, int32_t type_length) {
+  switch (physical) {
+    case P_INT32:
+    case P_FLOAT: return 4;
+    case P_INT64:
+    case P_DOUBLE: return 8;
+    case P_FIXED: return type_length;
+    default: return 0;
+  }
+}
+
+// Sum over the warp of a 32-bit value.
+__device__ __forceinline__ int64_t warp_sum(int64_t v) {
+  for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(FULL_WARP, v, d);
+  return v;
+}
+
+// A value of `width` bytes at p as a sign-extended int64: little-endian, or big-endian for fixed-length decimals.
+__device__ __forceinline__ int64_t load_value(const uint8_t* p, int width, bool big_endian) {
+  uint64_t v = 0;
+  if (big_endian) {
+    for (int k = 0; k < width; k++) v = (v << 8) | p[k];
+  } else {
+    v = load_le(p, width);
+  }
+  const int shift = 64 - 8 * width;
+  return shift == 0 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << shift) >> shift;
+}
+
+// Walks `count` PLAIN byte arrays (4-byte length, then bytes) from pages[start] to pages[end], recording each one's
+// first byte and length in slot s0 + k. Serial by nature: each length says where the next begins.
+__device__ int32_t walk_strings(const uint8_t* pages, int64_t start, int64_t end, int64_t count, int32_t* slot_start,
+                                int32_t* slot_len, int64_t s0) {
+  int64_t p = start;
+  for (int64_t k = 0; k < count; k++) {
+    if (p + 4 > end) return PQ_TRUNCATED;
+    const int64_t n = static_cast<int32_t>(load_le(pages + p, 4));
+    if (n < 0) return PQ_BAD_LENGTH;
+    if (p + 4 + n > end) return PQ_TRUNCATED;
+    slot_start[s0 + k] = static_cast<int32_t>(p + 4);
+    slot_len[s0 + k] = static_cast<int32_t>(n);
+    p += 4 + n;
+  }
+  return PQ_OK;
+}
+
+}  // namespace
+
+// One warp per block: Snappy, or a copy of uncompressed bytes.
+extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
+                                            int32_t count, int32_t* status) {
+  for_each_warp_tile(count, [&](int64_t b) {
+    const BlockDesc d = blocks[b];
+    int32_t err = PQ_OK;
+    if (d.codec == 1) {
+      err = snappy_decompress_warp(input + d.source, d.source_bytes, output + d.target, d.target_bytes);
+    } else if (d.source_bytes != d.target_bytes) {
+      err = PQ_SIZE_MISMATCH;
+    } else {
+      for (int64_t i = lane_id(); i < d.target_bytes; i += 32) output[d.target + i] = input[d.source + i];
+    }
+    if (lane_id() == 0) status[b] = err;
+  });
+}
+
+// One warp per page: definition levels into defined[row] (0/1), the page's values located (value_start), dictionary
+// indices and RLE booleans expanded into indices[row_start + k] for the k-th non-null value, and PLAIN byte arrays
+// (and dictionary pages of byte arrays) walked into string slots. Checks every size against the page.
+extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* table, int32_t page_count,
+                                         int32_t physical, int32_t type_length, uint8_t* defined, int32_t* indices,
+                                         int64_t* value_start, int32_t* slot_start, int32_t* slot_len,
+                                         int64_t rows, int32_t* status) {
+  for_each_warp_tile(page_count, [&](int64_t pg) {
+    const PageDesc d = table[pg];
+    const int lane = lane_id();
+    const int64_t end = d.offset + d.bytes;
+    const int width = physical_width(physical, type_length);
+    int32_t err = PQ_OK;
+    if (d.kind == DICTIONARY_PAGE) {
+      if (physical == P_BYTES) {
+        if (lane == 0) err = walk_strings(pages, d.offset, end, d.num_values, slot_start, slot_len, rows + d.link);
+        err = __shfl_sync(FULL_WARP, err, 0);
+      } else if (d.num_values * width > d.bytes) {
+        err = PQ_TRUNCATED;
+      }
+      if (lane == 0) {
+        value_start[pg] = d.offset;
+        status[pg] = err;
+      }
+      return;
+    }
+    // definition levels
+    int64_t values = d.offset;
+    int64_t non_null = d.num_values;
+    if (d.max_def == 0) {
+      for (int64_t i = lane; i < d.num_values; i += 32) defined[d.row_start + i] = 1;
+      if (d.def_bytes > 0) values += d.def_bytes;
+    } else {
+      int64_t level_bytes = d.def_bytes;
+      int64_t levels = d.offset;
+      if (level_bytes < 0) {  // page v1: the levels' length precedes them
+        if (d.bytes < 4) err = PQ_TRUNCATED;
+        level_bytes = err == PQ_OK ? static_cast<int64_t>(load_le(pages + d.offset, 4)) : 0;
+        levels += 4;
+        if (levels + level_bytes > end) err = PQ_TRUNCATED;
+      }
+      int64_t ones = 0;
+      bool bad = false;
+      if (err == PQ_OK) {
+        err = rle_hybrid_decode_warp(pages + levels, level_bytes, 1, d.num_values, [&](int64_t i, uint32_t v) {
+          bad |= v > 1;
+          ones += v & 1;
+          defined[d.row_start + i] = static_cast<uint8_t>(v & 1);
+        });
+      }
+      if (err == PQ_OK && __any_sync(FULL_WARP, bad)) err = PQ_BAD_LEVEL;
+      non_null = warp_sum(ones);
+      values = levels + level_bytes;
+    }
+    // values
+    if (err == PQ_OK && d.kind == PLAIN) {
+      if (physical == P_BYTES) {
+        if (lane == 0) err = walk_strings(pages, values, end, non_null, slot_start, slot_len, d.row_start);
+        err = __shfl_sync(FULL_WARP, err, 0);
+      } else if ((physical == P_BOOLEAN ? (non_null + 7) / 8 : non_null * width) > end - values) {
+        err = PQ_TRUNCATED;
+      }
+    } else if (err == PQ_OK && non_null > 0) {
+      int bit_width = 1;
+      int64_t from = values;
+      int64_t limit = end;
+      uint32_t bound = 2;  // RLE booleans are 0 or 1
+      if (d.kind == DICTIONARY_ENCODED) {
+        if (values >= end) err = PQ_TRUNCATED;
+        bit_width = err == PQ_OK ? pages[values] : 0;
+        from = values + 1;
+        bound = static_cast<uint32_t>(table[d.link].num_values);
+      } else {  // RLE booleans: a 4-byte length first
+        if (values + 4 > end) err = PQ_TRUNCATED;
+        const int64_t n = err == PQ_OK ? static_cast<int64_t>(load_le(pages + values, 4)) : 0;
+        from = values + 4;
+        limit = from + n;
+        if (limit > end) err = PQ_TRUNCATED;
+      }
+      bool bad = false;
+      if (err == PQ_OK) {
+        err = rle_hybrid_decode_warp(pages + from, limit - from, bit_width, non_null, [&](int64_t i, uint32_t v) {
+          bad |= v >= bound;
+          indices[d.row_start + i] = static_cast<int32_t>(v);
+        });
+      }
+      if (err == PQ_OK && __any_sync(FULL_WARP, bad)) err = d.kind == DICTIONARY_ENCODED ? PQ_BAD_INDEX : PQ_BAD_LEVEL;
+    }
+    if (lane == 0) {
+      value_start[pg] = values;
+      status[pg] = err;
+    }
+  });
+}
+
+// A data page's status after its dictionary's: a page cannot be decoded from a corrupt dictionary.
+__device__ __forceinline__ bool page_usable(const PageDesc& d, int64_t pg, int32_t* status) {
+  if (status[pg] != PQ_OK) return false;
+  if (d.kind == DICTIONARY_ENCODED && status[d.link] != PQ_OK) {
+    if (lane_id() == 0) status[pg] = PQ_DICTIONARY;
+    return false;
+  }
+  return true;
+}
+
+// Calls f(row, value_index) for each row of a data page, 32 rows at a time, value_index being the row's rank among
+// the page's non-null rows (-1 for a null row).
+template <typename F>
+__device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* defined, F f) {
+  int64_t base = 0;
+  for (int64_t tile = 0; tile < d.num_values; tile += 32) {
+    const int64_t i = tile + lane_id();
+    const bool valid = i < d.num_values && defined[d.row_start + i] != 0;
+    const uint32_t ballot = __ballot_sync(FULL_WARP, valid);
+    if (i < d.num_values) f(d.row_start + i, valid ? base + __popc(ballot & lanemask_lt()) : -1);
+    base += __popc(ballot);
+  }
+}
+
+// One warp per data page: fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows to byte/short
+// or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later).
+extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDesc* table, int32_t page_count,
+                                              int32_t physical, int32_t type_length, const uint8_t* defined,
+                                              const int32_t* indices, const int64_t* value_start, uint8_t* out,
+                                              int32_t out_width, int32_t* status) {
+  for_each_warp_tile(page_count, [&](int64_t pg) {
+    const PageDesc d = table[pg];
+    if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;
+    const int width = physical_width(physical, type_length);
+    const int64_t values = value_start[pg];
+    const int64_t dictionary = d.kind == DICTIONARY_ENCODED ? value_start[d.link] : 0;
+    for_each_row(d, defined, [&](int64_t row, int64_t k) {
+      int64_t v = 0;
+      if (k >= 0) {
+        if (physical == P_BOOLEAN) {
+          v = d.kind == RLE_BOOLEAN ? indices[d.row_start + k] : (pages[values + (k >> 3)] >> (k & 7)) & 1;
+        } else {
+          const uint8_t* p = d.kind == DICTIONARY_ENCODED
+              ? pages + dictionary + static_cast<int64_t>(indices[d.row_start + k]) * width
+              : pages + values + k * width;
+          v = load_value(p, width, physical == P_FIXED);
+        }
+      }
+      uint8_t* o = out + row * out_width;
+      for (int b = 0; b < out_width; b++) o[b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
+    });
+  });
+}
+
+// bitmap bit i = (bytes[i] != 0) for i < n, a 32-bit word per warp iteration (bits past n are 0).
+extern "C" __global__ void sw_pq_pack_bits(const uint8_t* bytes, int64_t n, uint32_t* bitmap) {
+  for_each_warp_tile((n + 31) / 32, [&](int64_t w) {
+    const int64_t i = w * 32 + lane_id();
+    const uint32_t word = __ballot_sync(FULL_WARP, i < n && bytes[i] != 0);
+    if (lane_id() == 0) bitmap[w] = word;
+  });
+}
+
+// One warp per data page of byte arrays: each row's string slot (-1 for null) and length (the offsets before their
+// scan); total accumulates the column's bytes, so the host can refuse a column past 2^31 - 1 bytes.
+extern "C" __global__ void sw_pq_string_lengths(const PageDesc* table, int32_t page_count, const uint8_t* defined,
+                                                const int32_t* indices, const int32_t* slot_len, int64_t rows,
+                                                int32_t* lengths, int32_t* row_slot,
+                                                unsigned long long* total, int32_t* status) {
+  for_each_warp_tile(page_count, [&](int64_t pg) {
+    const PageDesc d = table[pg];
+    if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;
+    const int64_t dictionary_slots = d.kind == DICTIONARY_ENCODED ? rows + table[d.link].link : 0;
+    int64_t bytes = 0;
+    for_each_row(d, defined, [&](int64_t row, int64_t k) {
+      int64_t slot = -1;
+      if (k >= 0) slot = d.kind == DICTIONARY_ENCODED ? dictionary_slots + indices[d.row_start + k] : d.row_start + k;
+      const int32_t n = slot >= 0 ? slot_len[slot] : 0;
+      lengths[row] = n;
+      row_slot[row] = static_cast<int32_t>(slot);
+      bytes += n;
+    });
+    bytes = warp_sum(bytes);
+    if (lane_id() == 0) atomicAdd(total, static_cast<unsigned long long>(bytes));
+  });
+}
+
+// One warp per row: its string's bytes from the pages to data[offsets[row]].
+extern "C" __global__ void sw_pq_string_copy(const uint8_t* pages, const int32_t* slot_start, const int32_t* row_slot,
+                                             const int32_t* offsets, int64_t rows, uint8_t* data) {
+  for_each_warp_tile(rows, [&](int64_t row) {
+    const int32_t slot = row_slot[row];
+    if (slot < 0) return;
+    const uint8_t* from = pages + slot_start[slot];
+    uint8_t* to = data + offsets[row];
+    const int32_t n = offsets[row + 1] - offsets[row];
+    for (int32_t i = lane_id(); i < n; i += 32) to[i] = from[i];
+  });
+}

@@ -1,0 +1,190 @@
+package io.sparkwarp.kernels.cuda;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.HostBlock;
+import io.sparkwarp.kernels.parquet.ColumnSpec;
+import io.sparkwarp.kernels.parquet.CompressedBlocks;
+import io.sparkwarp.kernels.parquet.DecodeError;
+import io.sparkwarp.kernels.parquet.PageTable;
+import io.sparkwarp.kernels.parquet.ParquetDataException;
+import io.sparkwarp.kernels.parquet.ParquetPrimitives;
+import io.sparkwarp.kernels.parquet.PhysicalType;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * {@link ParquetPrimitives} as launches of {@code parquet.cu}. Each call stages its table in pinned memory, uploads
+ * it, launches a warp per block or page, and reads the status words back in one synchronisation (strings read the
+ * column's byte total back with them, to size the data, then scan the lengths into offsets with {@code scan.cu}).
+ */
+final class CudaParquetPrimitives implements ParquetPrimitives {
+  private final CudaBackend backend;
+  private final CudaScan scan;
+  private final CudaKernel decompress;
+  private final CudaKernel prepare;
+  private final CudaKernel decodeFixed;
+  private final CudaKernel packBits;
+  private final CudaKernel stringLengths;
+  private final CudaKernel stringCopy;
+
+  CudaParquetPrimitives(CudaBackend backend, CudaModule module) {
+    this.backend = backend;
+    this.scan = new CudaScan(backend, module);
+    decompress = module.kernel("sw_pq_decompress");
+    prepare = module.kernel("sw_pq_prepare");
+    decodeFixed = module.kernel("sw_pq_decode_fixed");
+    packBits = module.kernel("sw_pq_pack_bits");
+    stringLengths = module.kernel("sw_pq_string_lengths");
+    stringCopy = module.kernel("sw_pq_string_copy");
+  }
+
+  @Override
+  public void decompress(DeviceBuffer input, DeviceBuffer output, CompressedBlocks blocks, DeviceStream stream) {
+    blocks.checkRanges(input.size(), output.size());
+    int count = blocks.count();
+    if (count == 0) return;
+    long[] words = blocks.words();
+    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * words.length + 4L * count);
+        DeviceBuffer table = backend.allocate(8L * words.length, stream);
+        DeviceBuffer status = backend.allocate(4L * count, stream)) {
+      upload(words, staging, table, stream);
+      decompress.launchGridStride(32L * count, CudaStream.of(stream), new KernelArgs().pointer(input).pointer(output)
+          .pointer(table).i32(count).pointer(status));
+      long statusCopy = staging.address() + 8L * words.length;
+      backend.copyDeviceToHost(status, 0, statusCopy, 4L * count, stream);
+      stream.synchronize();
+      check("compressed block", statusCopy, count);
+    }
+  }
+
+  @Override
+  public DeviceColumn decode(DeviceBuffer pages, PageTable table, ColumnSpec spec, DeviceStream stream) {
+    table.checkRanges(pages.size());
+    int rows = Math.toIntExact(table.rowCount());
+    int count = table.count();
+    long[] words = table.words();
+    boolean strings = spec.physical() == PhysicalType.BYTE_ARRAY;
+    long slots = strings ? rows + table.dictionaryEntries() : 0;
+    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * words.length + 4L * count + 8);
+        DeviceBuffer tableBuffer = backend.allocate(8L * words.length, stream);
+        DeviceBuffer status = backend.allocate(4L * count, stream);
+        DeviceBuffer defined = backend.allocate(rows, stream);
+        DeviceBuffer indices = backend.allocate(4L * rows, stream);
+        DeviceBuffer valueStart = backend.allocate(8L * count, stream);
+        DeviceBuffer slotStart = backend.allocate(4 * slots, stream);
+        DeviceBuffer slotLength = backend.allocate(4 * slots, stream)) {
+      upload(words, staging, tableBuffer, stream);
+      CudaStream s = CudaStream.of(stream);
+      long warps = 32L * Math.max(1, count);
+      prepare.launchGridStride(warps, s, new KernelArgs().pointer(pages).pointer(tableBuffer).i32(count)
+          .i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices).pointer(valueStart)
+          .pointer(slotStart).pointer(slotLength).i64(rows).pointer(status));
+      Staged staged = new Staged(staging, 8L * words.length, count, status);
+      return strings
+          ? decodeStrings(pages, tableBuffer, count, spec.output(), rows, defined, indices, slotStart, slotLength,
+              staged, stream)
+          : decodeFixed(pages, tableBuffer, count, spec, rows, defined, indices, valueStart, staged, stream);
+    }
+  }
+
+  /** Where the status words (and the string total after them) come back to, and the device status buffer. */
+  private record Staged(HostBlock block, long offset, int count, DeviceBuffer status) {
+    long statusAddress() {
+      return block.address() + offset;
+    }
+
+    long totalAddress() {
+      return statusAddress() + 4L * count;
+    }
+  }
+
+  private DeviceColumn decodeFixed(DeviceBuffer pages, DeviceBuffer table, int count, ColumnSpec spec, int rows,
+      DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer valueStart, Staged staged, DeviceStream stream) {
+    DeviceType type = spec.output();
+    CudaStream s = CudaStream.of(stream);
+    DeviceColumn column = DeviceColumn.allocate(backend, type, rows, 0, stream);
+    try {
+      boolean bits = type.isBitPacked();
+      try (DeviceBuffer bytes = bits ? backend.allocate(rows, stream) : null) {
+        DeviceBuffer out = bits ? bytes : column.data();
+        decodeFixed.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(pages).pointer(table)
+            .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices)
+            .pointer(valueStart).pointer(out).i32(bits ? 1 : type.width()).pointer(staged.status()));
+        if (bits) pack(bytes, rows, column.data(), s);
+        pack(defined, rows, column.validity(), s);
+        backend.copyDeviceToHost(staged.status(), 0, staged.statusAddress(), 4L * count, stream);
+        stream.synchronize();
+      }
+      check("page", staged.statusAddress(), count);
+      return column;
+    } catch (RuntimeException e) {
+      column.close();
+      throw e;
+    }
+  }
+
+  private DeviceColumn decodeStrings(DeviceBuffer pages, DeviceBuffer table, int count, DeviceType type, int rows,
+      DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer slotStart, DeviceBuffer slotLength, Staged staged,
+      DeviceStream stream) {
+    CudaStream s = CudaStream.of(stream);
+    DeviceBuffer validity = null;
+    DeviceBuffer offsets = null;
+    try (DeviceBuffer rowSlot = backend.allocate(4L * rows, stream);
+        DeviceBuffer total = backend.allocate(8, stream)) {
+      validity = backend.allocate((rows + 7) / 8, stream);
+      offsets = backend.allocate(4L * (rows + 1), stream);
+      backend.fill(total, 0, 8, (byte) 0, stream);
+      stringLengths.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(table).i32(count)
+          .pointer(defined).pointer(indices).pointer(slotLength).i64(rows).pointer(offsets).pointer(rowSlot)
+          .pointer(total).pointer(staged.status()));
+      backend.copyDeviceToHost(staged.status(), 0, staged.statusAddress(), 4L * count, stream);
+      backend.copyDeviceToHost(total, 0, staged.totalAddress(), 8, stream);
+      stream.synchronize();
+      check("page", staged.statusAddress(), count);
+      long bytes = MemoryUtil.getLong(staged.totalAddress());
+      if (bytes > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("a string column of " + bytes + " bytes in one batch is past 2^31 - 1");
+      }
+      scan.exclusiveSum(offsets, rows, stream);
+      DeviceBuffer data = backend.allocate(bytes, stream);
+      DeviceColumn column = new DeviceColumn(type, rows, validity, offsets, data, bytes);
+      validity = null;
+      offsets = null;
+      try {
+        if (rows > 0) {
+          stringCopy.launchGridStride(32L * rows, s, new KernelArgs().pointer(pages).pointer(slotStart)
+              .pointer(rowSlot).pointer(column.offsets()).i64(rows).pointer(data));
+        }
+        pack(defined, rows, column.validity(), s);
+        stream.synchronize();  // the pages and slots are freed by the caller next
+        return column;
+      } catch (RuntimeException e) {
+        column.close();
+        throw e;
+      }
+    } finally {
+      if (validity != null) validity.close();
+      if (offsets != null) offsets.close();
+    }
+  }
+
+  private void pack(DeviceBuffer bytes, int rows, DeviceBuffer bitmap, CudaStream s) {
+    if (rows == 0) return;
+    packBits.launchGridStride(32L * ((rows + 31) / 32), s, new KernelArgs().pointer(bytes).i64(rows).pointer(bitmap));
+  }
+
+  private void upload(long[] words, HostBlock staging, DeviceBuffer table, DeviceStream stream) {
+    for (int i = 0; i < words.length; i++) MemoryUtil.putLong(staging.address() + 8L * i, words[i]);
+    backend.copyHostToDevice(staging.address(), table, 0, 8L * words.length, stream);
+  }
+
+  /** Throws for the first non-zero status word of {@code count} at {@code address}. */
+  private static void check(String what, long address, int count) {
+    for (int i = 0; i < count; i++) {
+      int status = MemoryUtil.getInt(address + 4L * i);
+      if (status != 0) throw new ParquetDataException(what, i, DecodeError.ofStatus(status));
+    }
+  }
+}

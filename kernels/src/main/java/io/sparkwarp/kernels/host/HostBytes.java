@@ -1,0 +1,55 @@
+package io.sparkwarp.kernels.host;
+
+import io.sparkwarp.kernels.parquet.DecodeError;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/** A bounded range of host memory read as Parquet and Snappy read bytes: unsigned bytes, little-endian, varints. */
+final class HostBytes {
+  private final long base;
+  private final long length;
+  private long position;
+
+  HostBytes(long base, long length) {
+    this.base = base;
+    this.length = length;
+  }
+
+  long position() {
+    return position;
+  }
+
+  long length() {
+    return length;
+  }
+
+  void seek(long to) {
+    position = to;
+  }
+
+  /** The unsigned byte at {@code at} (which the caller checked is inside). */
+  int u8(long at) {
+    return MemoryUtil.getByte(base + at) & 0xff;
+  }
+
+  /** Little-endian unsigned value of {@code n} <= 8 bytes at {@code at}. */
+  long le(long at, int n) {
+    long v = 0;
+    for (int k = 0; k < n; k++) v |= (long) u8(at + k) << (8 * k);
+    return v;
+  }
+
+  /** Reads a varint at the position into value[0]: varint.cuh's rules (at most 35 bits). */
+  DecodeError varint(long[] value) {
+    long v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      if (position >= length) return DecodeError.TRUNCATED;
+      int b = u8(position++);
+      v |= (long) (b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        value[0] = v;
+        return DecodeError.NONE;
+      }
+    }
+    return DecodeError.BAD_HEADER;
+  }
+}

@@ -1,0 +1,260 @@
+package io.sparkwarp.kernels.parquet;
+
+import io.sparkwarp.kernels.batch.DeviceType;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
+import org.xerial.snappy.Snappy;
+
+/**
+ * A column written as Parquet pages the way parquet-mr lays them out (its own RLE/bit-packed encoder, snappy-java
+ * for compression), in random shapes: several row groups each with or without a dictionary (and a fallback to PLAIN
+ * part way), page v1 or v2, snappy or uncompressed, pages of random sizes (some empty). What the scan hands the
+ * primitives: the compressed input, the blocks that decompress it, and the table of the decompressed pages.
+ */
+public final class EncodedColumn {
+  /** parquet-mr's default dictionary page size, past which a writer falls back to PLAIN. */
+  private static final int DICTIONARY_PAGE_BYTES = 1 << 20;
+
+  public final ColumnSpec spec;
+  public final byte[] input;
+  /** The pages after decompression, to check decompression against. */
+  public final byte[] pages;
+  public final CompressedBlocks blocks = new CompressedBlocks();
+  public final PageTable table;
+
+  private final ByteArrayOutputStream in = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+  private EncodedColumn(ColumnSpec spec, int maxDefinition) {
+    this.spec = spec;
+    this.table = new PageTable(maxDefinition);
+    this.input = null;
+    this.pages = null;
+  }
+
+  private EncodedColumn(EncodedColumn built) {
+    this.spec = built.spec;
+    this.table = built.table;
+    this.input = built.in.toByteArray();
+    this.pages = built.out.toByteArray();
+    for (int b = 0; b < built.blocks.count(); b++) {
+      blocks.add(built.blocks.source(b), built.blocks.sourceBytes(b), built.blocks.target(b),
+          built.blocks.targetBytes(b), built.blocks.codec(b));
+    }
+  }
+
+  /** The compressed input alone, to decompress. */
+  public EncodedBlocks compressed() {
+    return new EncodedBlocks(input, pages.length, blocks);
+  }
+
+  /** The physical type the values of {@code type} are written as (decimals: INT32, INT64 or FLBA at random). */
+  public static ColumnSpec specFor(DeviceType type, Random rnd) {
+    return switch (type.kind()) {
+      case BOOLEAN -> new ColumnSpec(PhysicalType.BOOLEAN, 0, type);
+      case BYTE, SHORT, INT, DATE -> new ColumnSpec(PhysicalType.INT32, 0, type);
+      case LONG, TIMESTAMP -> new ColumnSpec(PhysicalType.INT64, 0, type);
+      case FLOAT -> new ColumnSpec(PhysicalType.FLOAT, 0, type);
+      case DOUBLE -> new ColumnSpec(PhysicalType.DOUBLE, 0, type);
+      case DECIMAL -> rnd.nextBoolean()
+          ? new ColumnSpec(PhysicalType.FIXED_LEN_BYTE_ARRAY, (int) Math.ceil((type.precision() * 3.33 + 1) / 8), type)
+          : new ColumnSpec(type.precision() <= 9 ? PhysicalType.INT32 : PhysicalType.INT64, 0, type);
+      case STRING, BINARY -> new ColumnSpec(PhysicalType.BYTE_ARRAY, 0, type);
+      case DECIMAL128 -> throw new IllegalArgumentException("the device decodes no " + type + " column");
+    };
+  }
+
+  /** Encodes every row of {@code values} (nullable when it has nulls or at random). */
+  public static EncodedColumn encode(FieldVector values, ColumnSpec spec, Random rnd) {
+    int rows = values.getValueCount();
+    int maxDefinition = values.getNullCount() > 0 || rnd.nextBoolean() ? 1 : 0;
+    EncodedColumn c = new EncodedColumn(spec, maxDefinition);
+    int row = 0;
+    while (row < rows || c.table.count() == 0) {
+      int groupRows = Math.min(rows - row, 1 + rnd.nextInt(Math.max(1, rows / 2 + 1)));
+      c.rowGroup(values, row, groupRows, rnd);
+      row += groupRows;
+    }
+    return new EncodedColumn(c);
+  }
+
+  private void rowGroup(FieldVector values, int start, int rows, Random rnd) {
+    boolean v2 = rnd.nextBoolean();
+    boolean snappy = rnd.nextBoolean();
+    int dictionary = -1;
+    int dictionaryRows = 0;
+    Map<Object, Integer> ids = new HashMap<>();
+    if (spec.physical() != PhysicalType.BOOLEAN && rnd.nextInt(3) > 0) {  // parquet-mr has no boolean dictionaries
+      dictionaryRows = rnd.nextInt(4) == 0 ? rnd.nextInt(rows + 1) : rows;  // parquet-mr falls back to PLAIN part way
+      ByteArrayOutputStream dict = new ByteArrayOutputStream();
+      for (int r = start; r < start + dictionaryRows; r++) {
+        if (dict.size() >= DICTIONARY_PAGE_BYTES) {  // parquet-mr's limit: PLAIN from here on
+          dictionaryRows = r - start;
+          break;
+        }
+        if (values.isNull(r)) continue;
+        Object key = key(values, r);
+        if (!ids.containsKey(key)) {
+          ids.put(key, ids.size());
+          plain(dict, values, r);
+        }
+      }
+      byte[] bytes = dict.toByteArray();
+      long at = out.size();
+      block(bytes, snappy);
+      dictionary = table.addDictionary(at, bytes.length, ids.size());
+    }
+    int r = start;
+    do {  // an empty row group still gets a page
+      boolean encoded = r < start + dictionaryRows;
+      int limit = encoded ? start + dictionaryRows : start + rows;
+      int n = rnd.nextInt(8) == 0 ? 0 : Math.min(limit - r, 1 + rnd.nextInt(3000));
+      dataPage(values, r, n, encoded ? dictionary : -1, ids, v2, snappy);
+      r += n;
+    } while (r < start + rows);
+  }
+
+  private void dataPage(FieldVector values, int start, int n, int dictionary, Map<Object, Integer> ids, boolean v2,
+      boolean snappy) {
+    byte[] levels = new byte[0];
+    if (table.maxDefinition() == 1) {
+      RunLengthBitPackingHybridEncoder enc = encoder(1);
+      for (int r = start; r < start + n; r++) write(enc, values.isNull(r) ? 0 : 1);
+      levels = bytes(enc);
+    }
+    ByteArrayOutputStream v = new ByteArrayOutputStream();
+    PageTable.Kind kind = PageTable.Kind.PLAIN;
+    if (dictionary >= 0) {
+      kind = PageTable.Kind.DICTIONARY_ENCODED;
+      int width = 32 - Integer.numberOfLeadingZeros(Math.max(0, ids.size() - 1));
+      RunLengthBitPackingHybridEncoder enc = encoder(width);
+      for (int r = start; r < start + n; r++) if (!values.isNull(r)) write(enc, ids.get(key(values, r)));
+      v.write(width);
+      v.writeBytes(bytes(enc));
+    } else if (spec.physical() == PhysicalType.BOOLEAN && v2) {
+      kind = PageTable.Kind.RLE_BOOLEAN;
+      RunLengthBitPackingHybridEncoder enc = encoder(1);
+      for (int r = start; r < start + n; r++) if (!values.isNull(r)) write(enc, (int) raw(values, r));
+      byte[] b = bytes(enc);
+      v.writeBytes(le(b.length, 4));
+      v.writeBytes(b);
+    } else if (spec.physical() == PhysicalType.BOOLEAN) {
+      int k = 0;
+      int current = 0;
+      for (int r = start; r < start + n; r++) {
+        if (values.isNull(r)) continue;
+        current |= (int) raw(values, r) << (k++ & 7);
+        if ((k & 7) == 0) {
+          v.write(current);
+          current = 0;
+        }
+      }
+      if ((k & 7) != 0) v.write(current);
+    } else {
+      for (int r = start; r < start + n; r++) if (!values.isNull(r)) plain(v, values, r);
+    }
+    byte[] valueBytes = v.toByteArray();
+    long at = out.size();
+    if (v2) {
+      block(levels, false);
+      block(valueBytes, snappy);
+      table.addData(at, levels.length + valueBytes.length, levels.length, n, kind, dictionary);
+    } else {
+      ByteArrayOutputStream page = new ByteArrayOutputStream();
+      if (table.maxDefinition() == 1) {
+        page.writeBytes(le(levels.length, 4));
+        page.writeBytes(levels);
+      }
+      page.writeBytes(valueBytes);
+      byte[] bytes = page.toByteArray();
+      block(bytes, snappy);
+      table.addData(at, bytes.length, -1, n, kind, dictionary);
+    }
+  }
+
+  /** Appends one block: its bytes to the pages, and compressed (or not) to the input. */
+  private void block(byte[] bytes, boolean snappy) {
+    try {
+      byte[] stored = snappy ? Snappy.compress(bytes) : bytes;
+      blocks.add(in.size(), stored.length, out.size(), bytes.length,
+          snappy ? CompressedBlocks.Codec.SNAPPY : CompressedBlocks.Codec.UNCOMPRESSED);
+      in.writeBytes(stored);
+      out.writeBytes(bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The PLAIN encoding of row r's value. */
+  private void plain(ByteArrayOutputStream o, FieldVector values, int r) {
+    switch (spec.physical()) {
+      case BYTE_ARRAY -> {
+        byte[] b = ((BaseVariableWidthVector) values).get(r);
+        o.writeBytes(le(b.length, 4));
+        o.writeBytes(b);
+      }
+      case FIXED_LEN_BYTE_ARRAY -> {
+        long v = raw(values, r);
+        for (int k = spec.typeLength() - 1; k >= 0; k--) o.write((int) (v >>> (8 * k)));
+      }
+      case BOOLEAN -> o.write((int) raw(values, r));
+      default -> o.writeBytes(le(raw(values, r), spec.width()));
+    }
+  }
+
+  /** Row r's value as Parquet stores it: integers sign-extended, floats as their bits, decimals unscaled. */
+  long raw(FieldVector values, int r) {
+    if (values instanceof BitVector b) return b.get(r);
+    if (values instanceof DecimalVector d) return ((BigDecimal) d.getObject(r)).unscaledValue().longValueExact();
+    long at = (long) r * spec.output().width();
+    return switch (spec.output().width()) {
+      case 1 -> values.getDataBuffer().getByte(at);
+      case 2 -> values.getDataBuffer().getShort(at);
+      case 4 -> values.getDataBuffer().getInt(at);
+      default -> values.getDataBuffer().getLong(at);
+    };
+  }
+
+  private Object key(FieldVector values, int r) {
+    return spec.physical() == PhysicalType.BYTE_ARRAY ? ByteBuffer.wrap(((BaseVariableWidthVector) values).get(r))
+        : (Object) raw(values, r);
+  }
+
+  private static RunLengthBitPackingHybridEncoder encoder(int bitWidth) {
+    return new RunLengthBitPackingHybridEncoder(bitWidth, 64, 1 << 20, HeapByteBufferAllocator.getInstance());
+  }
+
+  private static void write(RunLengthBitPackingHybridEncoder enc, int value) {
+    try {
+      enc.writeInt(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static byte[] bytes(RunLengthBitPackingHybridEncoder enc) {
+    try {
+      return enc.toBytes().toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static byte[] le(long v, int n) {
+    byte[] b = new byte[n];
+    for (int k = 0; k < n; k++) b[k] = (byte) (v >>> (8 * k));
+    return b;
+  }
+}

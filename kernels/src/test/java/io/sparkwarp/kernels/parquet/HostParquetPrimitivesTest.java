@@ -1,0 +1,110 @@
+package io.sparkwarp.kernels.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.testing.BackendTestBase;
+import io.sparkwarp.kernels.testing.RandomVectors;
+import io.sparkwarp.kernels.testing.VectorAssertions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Random;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+import org.xerial.snappy.Snappy;
+
+/**
+ * The reference Parquet primitives against parquet-mr's RLE/bit-packed encoder and snappy-java: every device type
+ * in every page shape decodes to the values it was written from, and corrupt input raises a
+ * {@link ParquetDataException} (or decodes) but never fails otherwise.
+ */
+class HostParquetPrimitivesTest extends BackendTestBase {
+  private final Random rnd = new Random();
+
+  @Override
+  protected BackendKind kind() {
+    return BackendKind.HOST;
+  }
+
+  @Test
+  void snappyBlocksMatchSnappyJava() throws IOException {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    CompressedBlocks blocks = new CompressedBlocks();
+    for (int b = 0; b < 60; b++) {
+      byte[] raw = SnappyInputs.random(rnd);
+      byte[] packed = Snappy.compress(raw);
+      blocks.add(in.size(), packed.length, expected.size(), raw.length, CompressedBlocks.Codec.SNAPPY);
+      in.writeBytes(packed);
+      expected.writeBytes(raw);
+    }
+    EncodedBlocks c = new EncodedBlocks(in.toByteArray(), expected.size(), blocks);
+    assertArrayEquals(expected.toByteArray(), c.decompress(backend, stream));
+  }
+
+  @Test
+  void everyTypeDecodesToItsValues() {
+    for (DeviceType type : RandomVectors.allTypes()) {
+      for (int rows : new int[] {0, 1, 37, 5000, 40_000}) {
+        try (FieldVector values = ParquetTesting.values(type, rows, rnd.nextBoolean(), rnd, pageable)) {
+          EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
+          assertArrayEquals(c.pages, c.compressed().decompress(backend, stream), type + ": decompressed pages");
+          DeviceColumn column = ParquetTesting.decode(backend, c, stream);
+          try (FieldVector decoded = ParquetTesting.download(backend, column, pageable, stream)) {
+            VectorAssertions.assertVectorEquals(values, decoded, type + " x " + rows + " as " + c.spec);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void dictionaryIndexPastTheDictionaryIsNamed() {
+    PageTable table = new PageTable(0);
+    // a dictionary of one int, then a page of 8 indices 2 bits wide, bit-packed: 0,1,... (1 is past the dictionary)
+    byte[] pages = {7, 0, 0, 0, 2, 3, 0b01000100, 0, 0};
+    int dictionary = table.addDictionary(0, 4, 1);
+    table.addData(4, 5, -1, 8, PageTable.Kind.DICTIONARY_ENCODED, dictionary);
+    ParquetDataException e = assertThrows(ParquetDataException.class,
+        () -> decodeRaw(pages, table, new ColumnSpec(PhysicalType.INT32, 0, DeviceType.INT)));
+    assertEquals(1, e.index());
+    assertEquals(DecodeError.BAD_INDEX, e.error());
+  }
+
+  @Test
+  void snappyCopyBeforeTheStartIsNamed() {
+    // length 8, then a copy of 4 bytes from 1 byte back with nothing written yet
+    byte[] input = {8, 0b00000001, 1};
+    CompressedBlocks blocks = new CompressedBlocks().add(0, input.length, 0, 8, CompressedBlocks.Codec.SNAPPY);
+    ParquetDataException e = assertThrows(ParquetDataException.class,
+        () -> new EncodedBlocks(input, 8, blocks).decompress(backend, stream));
+    assertEquals(DecodeError.BAD_OFFSET, e.error());
+  }
+
+  @Test
+  void flippedBytesRaiseOrDecodeButNeverFail() {
+    for (int round = 0; round < 200; round++) {
+      DeviceType type = RandomVectors.allTypes()[rnd.nextInt(RandomVectors.allTypes().length)];
+      try (FieldVector values = ParquetTesting.values(type, 1 + rnd.nextInt(3000), true, rnd, pageable)) {
+        EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
+        Corruption.flip(c.input, rnd);
+        try {
+          ParquetTesting.decode(backend, c, stream).close();
+        } catch (ParquetDataException expected) {
+          // corruption found: the scan names the file
+        }
+      }
+    }
+  }
+
+  private DeviceColumn decodeRaw(byte[] pages, PageTable table, ColumnSpec spec) {
+    try (DeviceBuffer buffer = ParquetTesting.upload(backend, pages, stream)) {
+      return backend.parquet().decode(buffer, table, spec, stream);
+    }
+  }
+}

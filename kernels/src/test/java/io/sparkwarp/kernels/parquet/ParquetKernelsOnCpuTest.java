@@ -1,0 +1,141 @@
+package io.sparkwarp.kernels.parquet;
+
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.host.HostBackend;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.testing.CpuKernelHarness;
+import io.sparkwarp.kernels.testing.RandomVectors;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Parquet kernels' own code, run on the CPU so that CI checks it: {@code parquet_on_cpu.cpp} compiles
+ * {@code parquet.cu} against the warp emulation and runs it over columns of every type in random page shapes, and
+ * over the same with flipped bytes, comparing every buffer with the host backend's (or that both found the input
+ * corrupt). Checks logic, bounds (AddressSanitizer) and warp convergence; not speed nor the GPU memory model.
+ */
+class ParquetKernelsOnCpuTest {
+  @TempDir
+  Path work;
+
+  private final long seed = new Random().nextLong();
+  private final Random rnd = new Random(seed);
+
+  @Test
+  void kernelsAgreeWithTheHostOnTheCpu() throws Exception {
+    CpuKernelHarness harness = CpuKernelHarness.compile("parquet_on_cpu", work);
+    try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
+        RootAllocator allocator = new RootAllocator()) {
+      int index = 0;
+      for (int kind = 0; kind < 4; kind++) {  // Snappy alone: noise, runs, words, a mix; then one of them damaged
+        for (boolean corrupt : new boolean[] {false, true}) {
+          Path dir = work.resolve("case" + index++);
+          writeBlocks(host, stream, snappyBlocks(kind, corrupt), dir);
+          harness.run(dir, seed);
+        }
+      }
+      for (DeviceType type : RandomVectors.allTypes()) {
+        for (boolean corrupt : new boolean[] {false, false, true, true}) {
+          try (FieldVector values = ParquetTesting.values(type, rnd.nextInt(3000), rnd.nextBoolean(), rnd, allocator)) {
+            EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
+            if (corrupt) Corruption.flip(c.input, rnd);
+            Path dir = work.resolve("case" + index++);
+            write(host, stream, c, dir);
+            harness.run(dir, seed);
+          }
+        }
+      }
+    }
+  }
+
+  /** A few Snappy blocks of SnappyInputs of one kind, compressed by snappy-java. */
+  private EncodedBlocks snappyBlocks(int kind, boolean corrupt) throws IOException {
+    java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream();
+    CompressedBlocks blocks = new CompressedBlocks();
+    long out = 0;
+    for (int b = 0; b < 6; b++) {
+      byte[] raw = SnappyInputs.of(kind, rnd.nextInt(20_000), rnd);
+      byte[] packed = org.xerial.snappy.Snappy.compress(raw);
+      blocks.add(in.size(), packed.length, out, raw.length, CompressedBlocks.Codec.SNAPPY);
+      in.writeBytes(packed);
+      out += raw.length;
+    }
+    byte[] input = in.toByteArray();
+    if (corrupt) Corruption.flip(input, rnd);
+    return new EncodedBlocks(input, out, blocks);
+  }
+
+  /** A case of blocks and no pages: only the decompression is compared. */
+  private static void writeBlocks(HostBackend host, DeviceStream stream, EncodedBlocks c, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("input.bin"), c.input());
+    Files.write(dir.resolve("blocks.bin"), le(c.blocks().words()));
+    Files.write(dir.resolve("table.bin"), new byte[0]);
+    boolean raised = false;
+    byte[] pages = new byte[0];
+    try {
+      pages = c.decompress(host, stream);
+    } catch (ParquetDataException e) {
+      raised = true;
+    }
+    Files.write(dir.resolve("pages.bin"), pages);
+    Files.write(dir.resolve("validity.bin"), new byte[0]);
+    Files.write(dir.resolve("data.bin"), new byte[0]);
+    Files.writeString(dir.resolve("case.txt"), c.outputBytes() + " 1 0 4 0 0 " + (raised ? 1 : 0) + "\n");
+  }
+
+  /** The case files parquet_on_cpu.cpp reads, with the host backend's results. */
+  private static void write(HostBackend host, DeviceStream stream, EncodedColumn c, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("input.bin"), c.input);
+    Files.write(dir.resolve("blocks.bin"), le(c.blocks.words()));
+    Files.write(dir.resolve("table.bin"), le(c.table.words()));
+    boolean raised = false;
+    byte[] pages = new byte[0];
+    try (DeviceBuffer in = ParquetTesting.upload(host, c.input, stream);
+        DeviceBuffer out = host.allocate(c.pages.length, stream)) {
+      host.parquet().decompress(in, out, c.blocks, stream);
+      pages = ParquetTesting.download(host, out, stream);
+      try (DeviceColumn column = host.parquet().decode(out, c.table, c.spec, stream)) {
+        Files.write(dir.resolve("validity.bin"), bytes(column.validity(), (column.rowCount() + 7) / 8));
+        if (column.type().isVariableWidth()) {
+          Files.write(dir.resolve("offsets.bin"), bytes(column.offsets(), 4L * (column.rowCount() + 1)));
+        }
+        Files.write(dir.resolve("data.bin"), bytes(column.data(), column.dataBytes()));
+      }
+    } catch (ParquetDataException e) {
+      raised = true;
+    }
+    Files.write(dir.resolve("pages.bin"), pages);
+    DeviceType type = c.spec.output();
+    int outWidth = type.isVariableWidth() ? -1 : type.isBitPacked() ? 0 : type.width();
+    Files.writeString(dir.resolve("case.txt"), c.pages.length + " " + c.spec.physical().ordinal() + " "
+        + c.spec.typeLength() + " " + outWidth + " " + c.table.rowCount() + " " + c.table.dictionaryEntries() + " "
+        + (raised ? 1 : 0) + "\n");
+  }
+
+  private static byte[] le(long[] words) {
+    ByteBuffer b = ByteBuffer.allocate(8 * words.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (long w : words) b.putLong(w);
+    return b.array();
+  }
+
+  /** The host backend's "device" memory is host memory. */
+  private static byte[] bytes(DeviceBuffer buffer, long n) {
+    byte[] out = new byte[Math.toIntExact(n)];
+    MemoryUtil.copyFromMemory(buffer.address(), out, 0, n);
+    return out;
+  }
+}

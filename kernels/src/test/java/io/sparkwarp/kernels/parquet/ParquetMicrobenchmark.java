@@ -1,0 +1,97 @@
+package io.sparkwarp.kernels.parquet;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.cuda.CudaBackend;
+import io.sparkwarp.kernels.host.HostBackend;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.testing.BenchmarkClock;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Random;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Device-resident Parquet microbenchmark: Snappy decompression of {@code scale} x 512 MiB of output (text-like words
+ * mixed with runs and noise, as pages of 64 KiB and of 1 MiB, parquet-mr's default page size), in GB/s of output;
+ * then page decoding of 20 M rows (scaled) of a dictionary-encoded long column and of a PLAIN string column, in
+ * rows/s and GB/s of output. Times: CUDA events around the whole primitive call (table upload, launches, the status
+ * read-back), median of 5 after a warm-up. Each result is checked against the host reference first.
+ *
+ * <p>Run: {@code run.sh main io.sparkwarp.kernels.parquet.ParquetMicrobenchmark [scale=1.0] [--host]}.
+ */
+public final class ParquetMicrobenchmark {
+  private static final int REPEAT = 5;
+
+  private ParquetMicrobenchmark() {}
+
+  public static void main(String[] args) throws IOException {
+    double scale = args.length > 0 && !args[0].startsWith("--") ? Double.parseDouble(args[0]) : 1.0;
+    boolean onHost = args.length > 0 && args[args.length - 1].equals("--host");
+    try (Backend backend = onHost ? new HostBackend(BackendOptions.defaults()) : CudaBackend.open(BackendOptions.defaults());
+        Backend reference = new HostBackend(BackendOptions.defaults());
+        DeviceStream stream = backend.newStream();
+        BenchmarkClock clock = BenchmarkClock.of(backend, stream);
+        RootAllocator allocator = new RootAllocator()) {
+      System.out.println("parquet microbenchmark on " + backend.description() + ", scale " + scale);
+      Random rnd = new Random(42);
+      long total = (long) (scale * (512L << 20));
+      for (int pageBytes : new int[] {64 << 10, 1 << 20}) {
+        EncodedBlocks c = snappyPages(total, pageBytes, rnd);
+        try (DeviceStream s = reference.newStream()) {
+          if (!java.util.Arrays.equals(c.decompress(reference, s), c.decompress(backend, stream))) {
+            throw new AssertionError("decompressed bytes differ from the host reference");
+          }
+        }
+        try (DeviceBuffer in = ParquetTesting.upload(backend, c.input(), stream);
+            DeviceBuffer out = backend.allocate(c.outputBytes(), stream)) {
+          double ms = clock.median(REPEAT, () -> backend.parquet().decompress(in, out, c.blocks(), stream));
+          System.out.printf(Locale.ROOT, "snappy %4d KiB pages: %d pages, %.0f MiB -> %.0f MiB, %.2f ms, %.1f GB/s of "
+              + "output%n", pageBytes >> 10, c.blocks().count(), c.input().length / 1048576.0,
+              c.outputBytes() / 1048576.0, ms, c.outputBytes() / ms / 1e6);
+        }
+      }
+      int rows = (int) (scale * 20_000_000);
+      for (DeviceType type : new DeviceType[] {DeviceType.LONG, DeviceType.STRING}) {
+        try (FieldVector values = ParquetTesting.values(type, rows, true, rnd, allocator)) {
+          EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
+          try (DeviceBuffer in = ParquetTesting.upload(backend, c.input, stream);
+              DeviceBuffer pages = backend.allocate(c.pages.length, stream)) {
+            backend.parquet().decompress(in, pages, c.blocks, stream);
+            long[] bytes = new long[1];
+            double ms = clock.median(REPEAT, () -> {
+              try (DeviceColumn column = backend.parquet().decode(pages, c.table, c.spec, stream)) {
+                bytes[0] = column.deviceBytes();
+              }
+            });
+            System.out.printf(Locale.ROOT, "decode %s: %d rows in %d pages, %.2f ms, %.2f G rows/s, %.1f GB/s of "
+                + "output%n", type, rows, c.table.count(), ms, rows / ms / 1e6, bytes[0] / ms / 1e6);
+          }
+        }
+      }
+    }
+  }
+
+  /** About {@code total} bytes as Snappy pages of {@code pageBytes}, compressed by snappy-java. */
+  private static EncodedBlocks snappyPages(long total, int pageBytes, Random rnd) throws IOException {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    CompressedBlocks blocks = new CompressedBlocks();
+    long out = 0;
+    byte[] page = SnappyInputs.of(3, pageBytes, rnd);
+    while (out < total) {
+      // a fresh page now and then, so the input is not one page repeated (cheap: most pages are reused)
+      if (rnd.nextInt(16) == 0) page = SnappyInputs.of(rnd.nextBoolean() ? 2 : 3, pageBytes, rnd);
+      byte[] packed = Snappy.compress(page);
+      blocks.add(in.size(), packed.length, out, page.length, CompressedBlocks.Codec.SNAPPY);
+      in.writeBytes(packed);
+      out += page.length;
+    }
+    return new EncodedBlocks(in.toByteArray(), out, blocks);
+  }
+}

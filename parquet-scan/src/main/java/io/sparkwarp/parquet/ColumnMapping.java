@@ -1,0 +1,83 @@
+package io.sparkwarp.parquet;
+
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.parquet.ColumnSpec;
+import io.sparkwarp.kernels.parquet.PhysicalType;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * Which Parquet column types decode on the device into which device types: exactly the pairs Spark's own reader
+ * maps one to one (a physical type with its annotation), no widening, no conversions. Anything else is a reason the
+ * scan stays on the CPU.
+ */
+public final class ColumnMapping {
+  private ColumnMapping() {}
+
+  /** Why a Parquet column of type {@code file} cannot be read on the device as {@code want}, or empty. */
+  public static Optional<String> whyNot(PrimitiveType file, DeviceType want) {
+    LogicalTypeAnnotation a = file.getLogicalTypeAnnotation();
+    boolean ok = switch (file.getPrimitiveTypeName()) {
+      case BOOLEAN -> want.kind() == DeviceType.Kind.BOOLEAN && a == null;
+      case INT32 -> switch (want.kind()) {
+        case BYTE -> signedInt(a, 8);
+        case SHORT -> signedInt(a, 16);
+        case INT -> a == null || signedInt(a, 32);
+        case DATE -> a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation;
+        case DECIMAL -> decimal(a, want);
+        default -> false;
+      };
+      case INT64 -> switch (want.kind()) {
+        case LONG -> a == null || signedInt(a, 64);
+        case TIMESTAMP -> a instanceof TimestampLogicalTypeAnnotation t
+            && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS && t.isAdjustedToUTC() == (want.timeZone() != null);
+        case DECIMAL -> decimal(a, want);
+        default -> false;
+      };
+      case FLOAT -> want.kind() == DeviceType.Kind.FLOAT && a == null;
+      case DOUBLE -> want.kind() == DeviceType.Kind.DOUBLE && a == null;
+      case FIXED_LEN_BYTE_ARRAY -> want.kind() == DeviceType.Kind.DECIMAL && decimal(a, want)
+          && file.getTypeLength() <= 8;
+      case BINARY -> (want.kind() == DeviceType.Kind.STRING || want.kind() == DeviceType.Kind.BINARY)
+          && (a == null || a instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation);
+      case INT96 -> false;
+    };
+    return ok ? Optional.empty() : Optional.of("parquet type " + describe(file) + " read as " + want
+        + " is not decoded on the GPU");
+  }
+
+  /** The device decoding of a column {@link #whyNot} accepted. */
+  public static ColumnSpec spec(PrimitiveType file, DeviceType want) {
+    PhysicalType physical = switch (file.getPrimitiveTypeName()) {
+      case BOOLEAN -> PhysicalType.BOOLEAN;
+      case INT32 -> PhysicalType.INT32;
+      case INT64 -> PhysicalType.INT64;
+      case FLOAT -> PhysicalType.FLOAT;
+      case DOUBLE -> PhysicalType.DOUBLE;
+      case FIXED_LEN_BYTE_ARRAY -> PhysicalType.FIXED_LEN_BYTE_ARRAY;
+      case BINARY -> PhysicalType.BYTE_ARRAY;
+      case INT96 -> throw new IllegalArgumentException("int96 is not decoded on the GPU");
+    };
+    return new ColumnSpec(physical, physical == PhysicalType.FIXED_LEN_BYTE_ARRAY ? file.getTypeLength() : 0, want);
+  }
+
+  private static boolean signedInt(LogicalTypeAnnotation a, int bits) {
+    return a instanceof IntLogicalTypeAnnotation i && i.isSigned() && i.getBitWidth() == bits;
+  }
+
+  private static boolean decimal(LogicalTypeAnnotation a, DeviceType want) {
+    return want.kind() == DeviceType.Kind.DECIMAL && a instanceof DecimalLogicalTypeAnnotation d
+        && d.getPrecision() == want.precision() && d.getScale() == want.scale();
+  }
+
+  private static String describe(PrimitiveType t) {
+    String name = t.getPrimitiveTypeName().name().toLowerCase(Locale.ROOT);
+    LogicalTypeAnnotation a = t.getLogicalTypeAnnotation();
+    return a == null ? name : name + " (" + a + ")";
+  }
+}

@@ -1,0 +1,139 @@
+package io.sparkwarp.parquet;
+
+import io.sparkwarp.kernels.parquet.CompressedBlocks;
+import io.sparkwarp.kernels.parquet.PageTable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.DictionaryPageHeader;
+import org.apache.parquet.format.Encoding;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.Util;
+
+/**
+ * Walks the page headers of one column chunk in host memory (parquet-format's Thrift reader) and turns each page into
+ * blocks to decompress and an entry of the column's page table: a dictionary page, a data page v1 (one block: its
+ * levels and values are compressed together) or v2 (its levels stored as they are, its values compressed apart).
+ * Page checksums, when the writer stored them, are verified here on the compressed bytes.
+ */
+final class PageHeaders {
+  private PageHeaders() {}
+
+  /** Where a chunk lies and what it holds. */
+  record Chunk(int column, int rowGroup, long address, long uploadOffset, long length, CompressedBlocks.Codec codec,
+      boolean bool, long valueCount) {}
+
+  /**
+   * Adds the pages of {@code chunk} to {@code out}.
+   *
+   * @throws CorruptChunkException when a header, a size or a checksum is wrong
+   * @throws UnsupportedParquetException for a page encoding the device does not decode
+   */
+  static void parse(Chunk chunk, BatchTables out) {
+    if (chunk.length() > Integer.MAX_VALUE) throw new CorruptChunkException("a column chunk past 2 GiB");
+    ByteBuffer bytes = MemoryUtil.directBuffer(chunk.address(), (int) chunk.length());
+    PageTable table = out.tables[chunk.column()];
+    long values = 0;
+    int dictionary = -1;
+    long pos = 0;
+    while (values < chunk.valueCount()) {
+      if (pos >= chunk.length()) throw new CorruptChunkException("the column chunk ends before its values");
+      ByteBufferInputStream in = ByteBufferInputStream.wrap(bytes.duplicate().position((int) pos));
+      PageHeader h;
+      try {
+        h = Util.readPageHeader(in);
+      } catch (IOException | RuntimeException e) {
+        throw new CorruptChunkException("an unreadable page header (" + e.getMessage() + ")");
+      }
+      long data = pos + in.position();
+      long stored = h.getCompressed_page_size();
+      long size = h.getUncompressed_page_size();
+      if (stored < 0 || size < 0 || data + stored > chunk.length()) {
+        throw new CorruptChunkException("a page of " + stored + " bytes past the end of its column chunk");
+      }
+      if (h.isSetCrc()) verify(bytes, data, stored, h.getCrc());
+      long source = chunk.uploadOffset() + data;
+      switch (h.getType()) {
+        case DICTIONARY_PAGE -> {
+          DictionaryPageHeader d = h.getDictionary_page_header();
+          if (d.getEncoding() != Encoding.PLAIN && d.getEncoding() != Encoding.PLAIN_DICTIONARY) {
+            throw new UnsupportedParquetException("dictionary encoding " + d.getEncoding());
+          }
+          if (chunk.bool()) throw new UnsupportedParquetException("a dictionary of booleans");
+          long target = out.reservePages(size);
+          out.addBlock(chunk.column(), chunk.rowGroup(), source, stored, target, size, chunk.codec());
+          dictionary = table.addDictionary(target, size, Math.max(0, d.getNum_values()));
+          out.pageAdded(chunk.column(), chunk.rowGroup());
+        }
+        case DATA_PAGE -> {
+          DataPageHeader d = h.getData_page_header();
+          if (table.maxDefinition() > 0 && d.getDefinition_level_encoding() != Encoding.RLE) {
+            throw new UnsupportedParquetException("definition level encoding " + d.getDefinition_level_encoding());
+          }
+          long n = checkedValues(d.getNum_values(), values, chunk);
+          long target = out.reservePages(size);
+          out.addBlock(chunk.column(), chunk.rowGroup(), source, stored, target, size, chunk.codec());
+          PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
+          table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
+          out.pageAdded(chunk.column(), chunk.rowGroup());
+          values += n;
+        }
+        case DATA_PAGE_V2 -> {
+          DataPageHeaderV2 d = h.getData_page_header_v2();
+          long levels = d.getDefinition_levels_byte_length();
+          if (d.getRepetition_levels_byte_length() != 0) {
+            throw new CorruptChunkException("repetition levels in a flat column");
+          }
+          if (levels < 0 || levels > stored || levels > size) {
+            throw new CorruptChunkException("definition levels longer than their page");
+          }
+          long n = checkedValues(d.getNum_values(), values, chunk);
+          boolean compressed = !d.isSetIs_compressed() || d.isIs_compressed();
+          long target = out.reservePages(size);
+          out.addBlock(chunk.column(), chunk.rowGroup(), source, levels, target, levels,
+              CompressedBlocks.Codec.UNCOMPRESSED);
+          out.addBlock(chunk.column(), chunk.rowGroup(), source + levels, stored - levels, target + levels,
+              size - levels, compressed ? chunk.codec() : CompressedBlocks.Codec.UNCOMPRESSED);
+          PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
+          table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
+          out.pageAdded(chunk.column(), chunk.rowGroup());
+          values += n;
+        }
+        default -> {}  // index pages carry nothing the scan needs
+      }
+      pos = data + stored;
+    }
+  }
+
+  private static long checkedValues(int n, long before, Chunk chunk) {
+    if (n < 0 || before + n > chunk.valueCount()) {
+      throw new CorruptChunkException("pages hold more values than the column chunk");
+    }
+    return n;
+  }
+
+  private static PageTable.Kind kind(Encoding e, boolean bool, int dictionary) {
+    return switch (e) {
+      case PLAIN -> PageTable.Kind.PLAIN;
+      case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
+        if (dictionary < 0) throw new CorruptChunkException("a dictionary-encoded page without a dictionary");
+        yield PageTable.Kind.DICTIONARY_ENCODED;
+      }
+      case RLE -> {
+        if (!bool) throw new UnsupportedParquetException("RLE encoding of values other than booleans");
+        yield PageTable.Kind.RLE_BOOLEAN;
+      }
+      default -> throw new UnsupportedParquetException("page encoding " + e + " is not decoded on the GPU");
+    };
+  }
+
+  private static void verify(ByteBuffer bytes, long data, long stored, int expected) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes.duplicate().position((int) data).limit((int) (data + stored)));
+    if ((int) crc.getValue() != expected) throw new CorruptChunkException("a page checksum does not match");
+  }
+}

@@ -1,0 +1,262 @@
+package io.sparkwarp.parquet;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.parquet.ColumnSpec;
+import io.sparkwarp.kernels.parquet.CompressedBlocks;
+import io.sparkwarp.kernels.parquet.ParquetDataException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * Reads the splits of one Spark partition as device batches. Per split, the footer's row groups whose midpoint lies
+ * in the split, grouped into batches of about {@link ScanSettings#batchBytes}; per batch, the needed column chunks
+ * read into pinned memory by the reader threads (while the previous batch is on the device), their page headers
+ * parsed, one upload of the compressed bytes, then one decompression of all pages and one decode per column on the
+ * device. Not thread-safe: one task's iterator.
+ */
+public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoCloseable {
+  private final Backend backend;
+  private final DeviceStream stream;
+  private final Configuration conf;
+  private final List<FileSplit> splits;
+  private final List<ScanColumn> columns;
+  private final ScanSettings settings;
+  /** Runs before the first device work of each batch (the task takes its GPU place there). */
+  private final Runnable beforeDeviceWork;
+  private List<Plan> plans;
+  private int nextPlan;
+  private Future<Gathered> pending;
+
+  public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
+      List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
+    this.backend = backend;
+    this.stream = stream;
+    this.conf = conf;
+    this.splits = splits;
+    this.columns = columns;
+    this.settings = settings;
+    this.beforeDeviceWork = beforeDeviceWork;
+  }
+
+  /** One batch to make: row groups of one file. */
+  private record Plan(Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors,
+      List<ColumnSpec> specs, long rows) {}
+
+  /** A plan's column chunks in pinned memory with the tables of their pages. */
+  private record Gathered(Plan plan, ChunkReader.Read read, BatchTables tables) {}
+
+  @Override
+  public boolean hasNext() {
+    if (plans == null) plans = plan();
+    return nextPlan < plans.size();
+  }
+
+  @Override
+  public DeviceBatch next() {
+    if (!hasNext()) throw new NoSuchElementException();
+    if (pending == null) pending = gatherLater(plans.get(nextPlan));
+    Gathered current = await(pending);
+    nextPlan++;
+    pending = nextPlan < plans.size() ? gatherLater(plans.get(nextPlan)) : null;
+    try (ChunkReader.Read read = current.read()) {
+      return decode(current);
+    }
+  }
+
+  /** Footers of every split, and the batches they make. */
+  private List<Plan> plan() {
+    List<Plan> out = new ArrayList<>();
+    for (FileSplit split : splits) {
+      Path file = new Path(java.net.URI.create(split.path()));
+      ParquetMetadata footer;
+      try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf),
+          HadoopReadOptions.builder(conf).withRange(split.start(), split.start() + split.length()).build())) {
+        footer = reader.getFooter();
+      } catch (IOException | RuntimeException e) {
+        throw new CorruptParquetException("cannot read the footer of parquet file " + file + ": " + e.getMessage(), e);
+      }
+      List<ColumnDescriptor> descriptors;
+      try {
+        descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, settings.caseSensitive());
+      } catch (UnsupportedParquetException e) {
+        throw new CorruptParquetException("parquet file " + file + " changed since planning: " + e.getMessage(), e);
+      }
+      List<ColumnSpec> specs = new ArrayList<>();
+      for (int c = 0; c < columns.size(); c++) {
+        PrimitiveType type = descriptors.get(c).getPrimitiveType();
+        specs.add(ColumnMapping.spec(type, columns.get(c).type()));
+      }
+      List<BlockMetaData> group = new ArrayList<>();
+      long bytes = 0;
+      long rows = 0;
+      for (BlockMetaData block : footer.getBlocks()) {
+        long blockBytes = 0;
+        for (ColumnDescriptor d : descriptors) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
+        if (!group.isEmpty() && (bytes + blockBytes > settings.batchBytes()
+            || rows + block.getRowCount() > Integer.MAX_VALUE)) {
+          out.add(new Plan(file, group, descriptors, specs, rows));
+          group = new ArrayList<>();
+          bytes = 0;
+          rows = 0;
+        }
+        group.add(block);
+        bytes += blockBytes;
+        rows += block.getRowCount();
+      }
+      if (!group.isEmpty()) out.add(new Plan(file, group, descriptors, specs, rows));
+    }
+    return out;
+  }
+
+  private Future<Gathered> gatherLater(Plan plan) {
+    return ReaderThreads.prefetch().submit(() -> gather(plan));
+  }
+
+  private static Gathered await(Future<Gathered> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading parquet", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** Reads a plan's column chunks and parses their pages (on a prefetch thread). */
+  private Gathered gather(Plan plan) {
+    List<long[]> ranges = new ArrayList<>();
+    for (BlockMetaData block : plan.rowGroups()) {
+      for (ColumnDescriptor d : plan.descriptors()) {
+        ColumnChunkMetaData chunk = chunk(plan.file(), block, d);
+        ranges.add(new long[] {chunk.getStartingPos(), chunk.getTotalSize()});
+      }
+    }
+    ChunkReader.Read read;
+    try (FSDataInputStream in = plan.file().getFileSystem(conf).open(plan.file())) {
+      read = ChunkReader.read(in, ranges, backend.transferMemory().pool(), ReaderThreads.reads(settings.readerThreads()));
+    } catch (IOException | UncheckedIOException e) {
+      throw new CorruptParquetException("cannot read parquet file " + plan.file() + ": " + e.getMessage(), e);
+    }
+    try {
+      int[] maxDefinitions = plan.descriptors().stream().mapToInt(ColumnDescriptor::getMaxDefinitionLevel).toArray();
+      BatchTables tables = new BatchTables(maxDefinitions);
+      int range = 0;
+      for (BlockMetaData block : plan.rowGroups()) {
+        for (int c = 0; c < plan.descriptors().size(); c++) {
+          ColumnChunkMetaData chunk = chunk(plan.file(), block, plan.descriptors().get(c));
+          long offset = read.offsets()[range++];
+          try {
+            PageHeaders.Chunk pages = new PageHeaders.Chunk(c, block.getOrdinal(), read.block().address() + offset,
+                offset, chunk.getTotalSize(), codec(chunk.getCodec()),
+                chunk.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BOOLEAN,
+                chunk.getValueCount());
+            if (chunk.getValueCount() != block.getRowCount()) {
+              throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
+                  + block.getRowCount() + " rows");
+            }
+            PageHeaders.parse(pages, tables);
+          } catch (CorruptChunkException | UnsupportedParquetException e) {
+            throw corrupt(plan, c, block.getOrdinal(), e.getMessage(), e);
+          }
+        }
+      }
+      return new Gathered(plan, read, tables);
+    } catch (RuntimeException e) {
+      read.close();
+      throw e;
+    }
+  }
+
+  private DeviceBatch decode(Gathered g) {
+    Plan plan = g.plan();
+    BatchTables tables = g.tables();
+    beforeDeviceWork.run();
+    try (DeviceBuffer input = backend.allocate(g.read().bytes(), stream);
+        DeviceBuffer pages = backend.allocate(tables.pagesBytes(), stream)) {
+      backend.copyHostToDevice(g.read().block().address(), input, 0, g.read().bytes(), stream);
+      try {
+        backend.parquet().decompress(input, pages, tables.blocks, stream);
+      } catch (ParquetDataException e) {
+        throw corrupt(plan, tables.blockColumn(e.index()), tables.blockRowGroup(e.index()), e.getMessage(), e);
+      }
+      List<DeviceColumn> out = new ArrayList<>();
+      try {
+        for (int c = 0; c < plan.specs().size(); c++) {
+          if (tables.tables[c].rowCount() != plan.rows()) {
+            throw corrupt(plan, c, plan.rowGroups().get(0).getOrdinal(), "pages hold " + tables.tables[c].rowCount()
+                + " rows, the row groups " + plan.rows(), null);
+          }
+          try {
+            out.add(backend.parquet().decode(pages, tables.tables[c], plan.specs().get(c), stream));
+          } catch (ParquetDataException e) {
+            throw corrupt(plan, c, tables.pageRowGroup(c, e.index()), e.getMessage(), e);
+          }
+        }
+        stream.synchronize();  // the pages buffer is freed next
+        return new DeviceBatch(out, (int) plan.rows());
+      } catch (RuntimeException e) {
+        Closeables.closeAll(out);
+        throw e;
+      }
+    }
+  }
+
+  private CorruptParquetException corrupt(Plan plan, int column, int rowGroup, String why, Throwable cause) {
+    return new CorruptParquetException("corrupt parquet file " + plan.file() + " (column " + columns.get(column).name()
+        + ", row group " + rowGroup + "): " + why, cause);
+  }
+
+  private static ColumnChunkMetaData chunk(Path file, BlockMetaData block, ColumnDescriptor d) {
+    ColumnChunkMetaData chunk = ScanSupport.chunk(block, d);
+    if (chunk == null) {
+      throw new CorruptParquetException("parquet file " + file + " has a row group without column "
+          + String.join(".", d.getPath()), null);
+    }
+    return chunk;
+  }
+
+  private static CompressedBlocks.Codec codec(CompressionCodecName codec) {
+    return switch (codec) {
+      case SNAPPY -> CompressedBlocks.Codec.SNAPPY;
+      case UNCOMPRESSED -> CompressedBlocks.Codec.UNCOMPRESSED;
+      default -> throw new UnsupportedParquetException("codec " + codec + " is not decompressed on the GPU");
+    };
+  }
+
+  /** Waits for a batch still being gathered and frees it. */
+  @Override
+  public void close() {
+    if (pending != null) {
+      try {
+        await(pending).read().close();
+      } catch (RuntimeException e) {
+        // the task is ending; a read that failed holds nothing
+      }
+      pending = null;
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.sparkwarp.parquet;
+
+import io.sparkwarp.kernels.batch.DeviceType;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+
+/**
+ * Planning-time check that the device can read every file of a scan: each footer is read on the driver and every
+ * needed column chunk checked for its type, codec and page encodings. The first problem found is the reason the
+ * scan stays on Spark's reader.
+ */
+public final class ScanSupport {
+  /** Codecs the device decompresses. */
+  public static final Set<CompressionCodecName> CODECS =
+      EnumSet.of(CompressionCodecName.SNAPPY, CompressionCodecName.UNCOMPRESSED);
+  private static final Set<Encoding> DATA_ENCODINGS =
+      EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+  private static final Set<Encoding> DICTIONARY_ENCODINGS = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY);
+  /** Spark's footer key for files written by Spark, and for those written with its legacy hybrid calendar. */
+  private static final String SPARK_VERSION = "org.apache.spark.version";
+  private static final String LEGACY_DATETIME = "org.apache.spark.legacyDateTime";
+
+  private ScanSupport() {}
+
+  /**
+   * Why the device cannot read {@code columns} from {@code files}, or empty.
+   *
+   * @param rebaseCorrected whether Spark reads dates and timestamps as written ({@code CORRECTED} rebase mode);
+   *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
+   */
+  public static Optional<String> whyNot(Configuration conf, List<Path> files, List<ScanColumn> columns,
+      boolean caseSensitive, boolean rebaseCorrected) {
+    for (Path file : files) {
+      try {
+        Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected);
+        if (why.isPresent()) return Optional.of("file " + file + ": " + why.get());
+      } catch (IOException | RuntimeException e) {
+        return Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")");
+      }
+    }
+    return Optional.empty();
+  }
+
+  static ParquetMetadata footer(Configuration conf, Path file) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf),
+        HadoopReadOptions.builder(conf).build())) {
+      return reader.getFooter();
+    }
+  }
+
+  private static Optional<String> whyNot(ParquetMetadata footer, List<ScanColumn> columns, boolean caseSensitive,
+      boolean rebaseCorrected) {
+    List<ColumnDescriptor> descriptors;
+    try {
+      descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, caseSensitive);
+    } catch (UnsupportedParquetException e) {
+      return Optional.of(e.getMessage());
+    }
+    if (!rebaseCorrected && !writtenWithProlepticCalendar(footer.getFileMetaData().getKeyValueMetaData())) {
+      for (ScanColumn c : columns) {
+        DeviceType.Kind k = c.type().kind();
+        if (k == DeviceType.Kind.DATE || k == DeviceType.Kind.TIMESTAMP) {
+          return Optional.of("column " + c.name() + " may hold dates before 1582 in the hybrid calendar, which "
+              + "Spark rebases or rejects (spark.sql.parquet.datetimeRebaseModeInRead=CORRECTED reads them as "
+              + "written)");
+        }
+      }
+    }
+    for (BlockMetaData block : footer.getBlocks()) {
+      for (ColumnDescriptor d : descriptors) {
+        ColumnChunkMetaData chunk = chunk(block, d);
+        if (chunk == null) return Optional.of("a row group lacks column " + String.join(".", d.getPath()));
+        if (!CODECS.contains(chunk.getCodec())) {
+          return Optional.of("codec " + chunk.getCodec() + " is not decompressed on the GPU (only " + CODECS + ")");
+        }
+        Optional<String> encodings = whyNotEncodings(chunk, d);
+        if (encodings.isPresent()) return encodings;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Spark 3.0 and later write dates and timestamps in the proleptic Gregorian calendar unless told otherwise. */
+  private static boolean writtenWithProlepticCalendar(Map<String, String> keyValues) {
+    String version = keyValues.get(SPARK_VERSION);
+    return version != null && !version.startsWith("2.") && !version.startsWith("1.")
+        && !keyValues.containsKey(LEGACY_DATETIME);
+  }
+
+  private static Optional<String> whyNotEncodings(ColumnChunkMetaData chunk, ColumnDescriptor d) {
+    boolean bool = d.getPrimitiveType().getPrimitiveTypeName()
+        == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN;
+    EncodingStats stats = chunk.getEncodingStats();
+    Set<Encoding> data = EnumSet.copyOf(DATA_ENCODINGS);
+    if (bool) data.add(Encoding.RLE);  // page v2 booleans
+    if (stats != null) {
+      for (Encoding e : stats.getDataEncodings()) {
+        if (!data.contains(e)) return Optional.of(unsupported(e, d));
+      }
+      for (Encoding e : stats.getDictionaryEncodings()) {
+        if (!DICTIONARY_ENCODINGS.contains(e) || bool) return Optional.of(unsupported(e, d));
+      }
+      return Optional.empty();
+    }
+    for (Encoding e : chunk.getEncodings()) {
+      // without page statistics the list also holds the level encodings (RLE, or BIT_PACKED for absent levels)
+      if (!data.contains(e) && e != Encoding.RLE && e != Encoding.BIT_PACKED) return Optional.of(unsupported(e, d));
+    }
+    return Optional.empty();
+  }
+
+  private static String unsupported(Encoding e, ColumnDescriptor d) {
+    return "encoding " + e + " of column " + String.join(".", d.getPath()) + " is not decoded on the GPU";
+  }
+
+  static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor d) {
+    for (ColumnChunkMetaData c : block.getColumns()) {
+      if (c.getPath().equals(org.apache.parquet.hadoop.metadata.ColumnPath.get(d.getPath()))) return c;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,89 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.parquet.FileSplit;
+import io.sparkwarp.parquet.ScanColumn;
+import io.sparkwarp.parquet.ScanSettings;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.Partition;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.FilePartition;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.PartitionedFile;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
+
+/**
+ * Spark's Parquet scan on the GPU: the same file partitions Spark planned (its splits, its dynamic pruning, its
+ * preferred hosts), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so the first
+ * GPU operator of the stage takes them without a transition. Spark's filters stay above the scan.
+ */
+public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
+  private final FileSourceScanExec scan;
+  private final List<ScanColumn> columns;
+  private final ScanSettings settings;
+
+  public GpuParquetScanExec(FileSourceScanExec scan, List<ScanColumn> columns, ScanSettings settings) {
+    super(GpuMetrics.transfer(scan.sparkContext()));
+    this.scan = scan;
+    this.columns = List.copyOf(columns);
+    this.settings = settings;
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    HadoopFsRelation relation = scan.relation();
+    SerializableConfiguration conf = new SerializableConfiguration(
+        relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options()));
+    Partition[] partitions = scan.inputRDD().partitions();
+    List<List<FileSplit>> splits = new ArrayList<>();
+    for (Partition p : partitions) {
+      List<FileSplit> files = new ArrayList<>();
+      for (PartitionedFile f : ((FilePartition) p).files()) {
+        files.add(new FileSplit(f.toPath().toUri().toString(), f.start(), f.length()));
+      }
+      splits.add(files);
+    }
+    ParquetScanRDD.Metrics metrics = new ParquetScanRDD.Metrics(metric(GpuMetrics.OUTPUT_ROWS),
+        metric(GpuMetrics.OUTPUT_BATCHES), metric(GpuMetrics.GPU_TIME));
+    return new ParquetScanRDD(sparkContext(), partitions, splits,
+        sparkContext().broadcast(conf, ClassTag$.MODULE$.apply(SerializableConfiguration.class)), columns, settings,
+        new ArrayList<>(CollectionConverters.asJava(output())), metrics);
+  }
+
+  @Override
+  public Seq<Attribute> output() {
+    return scan.output();
+  }
+
+  @Override
+  public Seq<SparkPlan> children() {
+    return CollectionConverters.asScala(List.<SparkPlan>of()).toList();
+  }
+
+  @Override
+  public SparkPlan withNewChildrenInternal(scala.collection.immutable.IndexedSeq<SparkPlan> newChildren) {
+    return this;
+  }
+
+  @Override
+  public String nodeName() {
+    return "GpuParquetScan";
+  }
+
+  @Override
+  public String simpleString(int maxFields) {
+    return "GpuParquetScan " + scan.relation().location() + " " + columns.stream().map(ScanColumn::name).toList();
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {scan, columns, settings};
+  }
+}

@@ -1,0 +1,85 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.parquet.FileSplit;
+import io.sparkwarp.parquet.ParquetBatchReader;
+import io.sparkwarp.parquet.ScanColumn;
+import io.sparkwarp.parquet.ScanSettings;
+import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.spark.Partition;
+import org.apache.spark.TaskContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.execution.datasources.FilePartition;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.SerializableConfiguration;
+import org.apache.spark.util.TaskCompletionListener;
+import scala.collection.Iterator;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
+
+/**
+ * The RDD of a GPU Parquet scan: Spark's file partitions (and their preferred hosts), each computed as the device
+ * batches of its files' splits. The reader is closed when the task ends, whether or not its batches were all read.
+ */
+final class ParquetScanRDD extends RDD<ColumnarBatch> {
+  private final Partition[] filePartitions;
+  private final List<List<FileSplit>> splits;
+  private final Broadcast<SerializableConfiguration> conf;
+  private final List<ScanColumn> columns;
+  private final ScanSettings settings;
+  private final List<Attribute> output;
+  private final Metrics metrics;
+
+  /** What a partition reports. */
+  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time) implements Serializable {}
+
+  ParquetScanRDD(org.apache.spark.SparkContext sc, Partition[] filePartitions, List<List<FileSplit>> splits,
+      Broadcast<SerializableConfiguration> conf, List<ScanColumn> columns, ScanSettings settings,
+      List<Attribute> output, Metrics metrics) {
+    super(sc, CollectionConverters.asScala(List.<org.apache.spark.Dependency<?>>of()).toList(),
+        ClassTag$.MODULE$.apply(ColumnarBatch.class));
+    this.filePartitions = filePartitions;
+    this.splits = splits;
+    this.conf = conf;
+    this.columns = columns;
+    this.settings = settings;
+    this.output = output;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public Partition[] getPartitions() {
+    return filePartitions;
+  }
+
+  @Override
+  public Seq<String> getPreferredLocations(Partition split) {
+    return CollectionConverters.asScala(List.of(((FilePartition) split).preferredLocations())).toList();
+  }
+
+  @Override
+  public Iterator<ColumnarBatch> compute(Partition split, TaskContext context) {
+    TaskGpu gpu = TaskGpu.get();
+    ParquetBatchReader reader = new ParquetBatchReader(gpu.backend(), gpu.stream(), conf.value().value(),
+        splits.get(split.index()), columns, settings, gpu::acquireDevice);
+    context.addTaskCompletionListener((TaskCompletionListener) ctx -> reader.close());
+    return CollectionConverters.asScala(new LazyBatchIterator() {
+      @Override
+      protected ColumnarBatch computeNext() {
+        long start = System.nanoTime();
+        if (!reader.hasNext()) return null;
+        DeviceBatch batch = reader.next();
+        metrics.time().add(System.nanoTime() - start);
+        metrics.rows().add(batch.rowCount());
+        metrics.batches().add(1);
+        return DeviceBatches.wrap(batch, output);
+      }
+    });
+  }
+}

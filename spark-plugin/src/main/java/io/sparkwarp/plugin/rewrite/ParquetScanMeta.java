@@ -1,0 +1,87 @@
+package io.sparkwarp.plugin.rewrite;
+
+import io.sparkwarp.parquet.ScanColumn;
+import io.sparkwarp.parquet.ScanSettings;
+import io.sparkwarp.parquet.ScanSupport;
+import io.sparkwarp.plugin.config.WarpConf;
+import io.sparkwarp.plugin.exec.GpuParquetScanExec;
+import io.sparkwarp.plugin.types.SparkTypes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.StructField;
+
+/**
+ * FileSourceScanExec over Parquet: on the GPU when every file's needed columns have types, codecs and encodings the
+ * device decodes (their footers are read here, on the driver), and the scan asks for nothing the device scan does
+ * not do (partition or metadata columns, buckets, skipping corrupt or missing files, calendar rebasing).
+ */
+final class ParquetScanMeta extends ExecMeta {
+  private final FileSourceScanExec scan;
+  private List<ScanColumn> columns;
+
+  ParquetScanMeta(FileSourceScanExec scan, RewriteContext context, Overrides.ExecRule rule) {
+    super(scan, context, rule);
+    this.scan = scan;
+  }
+
+  @Override
+  protected void tagSelf() {
+    try {
+      whyNot().ifPresent(this::willNotWorkOnGpu);
+    } catch (RuntimeException e) {  // planning must never fail a query: the CPU reader takes it
+      willNotWorkOnGpu("the parquet files could not be checked (" + e + ")");
+    }
+  }
+
+  private Optional<String> whyNot() {
+    HadoopFsRelation relation = scan.relation();
+    if (relation.fileFormat().getClass() != ParquetFileFormat.class) {
+      return Optional.of("only parquet files are read on the GPU, not " + relation.fileFormat());
+    }
+    if (scan.bucketedScan()) return Optional.of("bucketed scans are not read on the GPU");
+    if (!relation.partitionSchema().isEmpty()) return Optional.of("partition columns are not read on the GPU yet");
+    StructField[] fields = scan.requiredSchema().fields();
+    if (fields.length != scan.output().size()) return Optional.of("metadata columns are not read on the GPU");
+    SQLConf sql = SQLConf.get();
+    for (String key : List.of("spark.sql.files.ignoreCorruptFiles", "spark.sql.files.ignoreMissingFiles")) {
+      String option = key.substring(key.lastIndexOf('.') + 1);
+      if (Boolean.parseBoolean(sql.getConfString(key, "false"))
+          || Boolean.parseBoolean(relation.options().getOrElse(option, () -> "false"))) {
+        return Optional.of(key + "=true is not supported by the GPU scan");
+      }
+    }
+    String timeZone = sql.sessionLocalTimeZone();
+    List<ScanColumn> wanted = new ArrayList<>();
+    for (StructField f : fields) {
+      var type = SparkTypes.deviceType(f.dataType(), timeZone);
+      if (type.isEmpty()) return Optional.of("column " + f.name() + " has type " + f.dataType().simpleString());
+      wanted.add(new ScanColumn(f.name(), type.get()));
+    }
+    Configuration hadoopConf = relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options());
+    List<Path> files = Arrays.stream(scan.selectedPartitions().toPartitionArray())
+        .map(p -> p.filePath().toPath()).distinct().toList();
+    String rebase = relation.options().getOrElse("datetimeRebaseMode",
+        () -> sql.getConfString("spark.sql.parquet.datetimeRebaseModeInRead", "EXCEPTION"));
+    Optional<String> why = ScanSupport.whyNot(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
+        rebase.toUpperCase(Locale.ROOT).equals("CORRECTED"));
+    if (why.isEmpty()) columns = wanted;
+    return why;
+  }
+
+  @Override
+  protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
+    WarpConf conf = context.conf();
+    return new GpuParquetScanExec(scan, columns, new ScanSettings(conf.get(WarpConf.PARQUET_BATCH_BYTES),
+        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis()));
+  }
+}
