@@ -19,14 +19,15 @@ public interface AggregatePrimitives {
   int MAX_AGGREGATES = 24;
 
   /**
-   * Aggregates the rows of {@code keys} and {@code inputs} (equal row counts, not owned, left open).
+   * Aggregates {@code rows} rows of {@code keys} and {@code inputs} (columns of that many rows, not owned, left open;
+   * the count is given, since count(*) may have no column at all).
    *
    * @param keys up to {@link #MAX_KEYS} key columns; none: one global group, present even without rows
    * @param inputs the columns aggregates read, by index
    * @throws io.sparkwarp.kernels.batch.UnsupportedTypeException for a key or aggregate type the device does not
    *     aggregate
    */
-  AggregateResult aggregate(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates,
+  AggregateResult aggregate(int rows, List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates,
       DeviceStream stream);
 
   /**
@@ -50,7 +51,8 @@ public interface AggregatePrimitives {
   }
 
   /** Throws unless {@link #aggregate} takes these arguments: the checks both backends make first. */
-  static void checkArguments(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates) {
+  static void checkArguments(int rows, List<DeviceColumn> keys, List<DeviceColumn> inputs,
+      List<Aggregate> aggregates) {
     if (keys.size() > MAX_KEYS) {
       throw new UnsupportedTypeException("grouping by " + keys.size() + " keys (the device takes up to " + MAX_KEYS
           + ")");
@@ -59,24 +61,22 @@ public interface AggregatePrimitives {
       throw new UnsupportedTypeException(aggregates.size() + " aggregates in one aggregation (the device takes up to "
           + MAX_AGGREGATES + ")");
     }
-    int rows = -1;
     for (DeviceColumn c : keys) {
       if (c.type().kind() == DeviceType.Kind.DECIMAL128) {
         throw new UnsupportedTypeException("grouping by a " + c.type() + " key is not supported on the device");
       }
-      rows = checkRows(rows, c);
+      checkRows(rows, c);
     }
-    for (DeviceColumn c : inputs) rows = checkRows(rows, c);
+    for (DeviceColumn c : inputs) checkRows(rows, c);
     for (Aggregate a : aggregates) {
       a.check(a.input() < 0 ? null : inputs.get(a.input()).type(), a.mask() < 0 ? null : inputs.get(a.mask()).type(),
           a.factors().stream().map(f -> inputs.get(f).type()).toList());
     }
   }
 
-  private static int checkRows(int rows, DeviceColumn c) {
-    if (rows >= 0 && c.rowCount() != rows) {
-      throw new IllegalArgumentException("aggregation columns of " + rows + " and " + c.rowCount() + " rows");
+  private static void checkRows(int rows, DeviceColumn c) {
+    if (c.rowCount() != rows) {
+      throw new IllegalArgumentException("an aggregation of " + rows + " rows over a column of " + c.rowCount());
     }
-    return c.rowCount();
   }
 }

@@ -68,10 +68,9 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   }
 
   @Override
-  public AggregateResult aggregate(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates,
-      DeviceStream stream) {
-    AggregatePrimitives.checkArguments(keys, inputs, aggregates);
-    int rows = !keys.isEmpty() ? keys.get(0).rowCount() : inputs.isEmpty() ? 0 : inputs.get(0).rowCount();
+  public AggregateResult aggregate(int rows, List<DeviceColumn> keys, List<DeviceColumn> inputs,
+      List<Aggregate> aggregates, DeviceStream stream) {
+    AggregatePrimitives.checkArguments(rows, keys, inputs, aggregates);
     try (Groups groups = keys.isEmpty() ? Groups.global() : groups(keys, rows, stream)) {
       List<DeviceColumn> columns = new ArrayList<>();
       try {

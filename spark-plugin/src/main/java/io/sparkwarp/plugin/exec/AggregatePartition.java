@@ -166,7 +166,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
   /** The first stage over one input batch: its keys and buffers. */
   private DeviceBatch first(Backend backend, ColumnProjection inputs, DeviceBatch in, DeviceStream stream) {
     try (ColumnProjection.Projected p = inputs.of(backend, in, stream)) {
-      return aggregate(backend, p.columns(), Stage.FIRST, stream);
+      return aggregate(backend, in.rowCount(), p.columns(), Stage.FIRST, stream);
     }
   }
 
@@ -174,7 +174,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
   private DeviceBatch mergeAll(Backend backend, List<DeviceBatch> partials, Stage stage, DeviceStream stream) {
     DeviceBatch all = partials.size() == 1 ? partials.get(0) : BatchConcatenator.concat(backend, partials, stream);
     try {
-      return aggregate(backend, all.columns(), stage, stream);
+      return aggregate(backend, all.rowCount(), all.columns(), stage, stream);
     } finally {
       if (all != partials.get(0)) all.close();
       Closeables.closeAll(partials);
@@ -186,7 +186,8 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
    * One stage's aggregation of {@code columns}: the grouping keys, then the stage's inputs (the functions' inputs
    * in the first stage, their buffers after it). Raises Spark's overflow errors.
    */
-  private DeviceBatch aggregate(Backend backend, List<DeviceColumn> columns, Stage stage, DeviceStream stream) {
+  private DeviceBatch aggregate(Backend backend, int rows, List<DeviceColumn> columns, Stage stage,
+      DeviceStream stream) {
     int keys = spec.grouping().size();
     List<Aggregate> aggregates = new ArrayList<>();
     List<Integer> firstAggregate = new ArrayList<>();
@@ -209,8 +210,8 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
       }
     }
     firstAggregate.add(aggregates.size());
-    AggregateResult r = backend.aggregates().aggregate(columns.subList(0, keys), columns.subList(keys, columns.size()),
-        aggregates, stream);
+    AggregateResult r = backend.aggregates().aggregate(rows, columns.subList(0, keys),
+        columns.subList(keys, columns.size()), aggregates, stream);
     try {
       for (int i = 0; i < spec.functions().size(); i++) {
         boolean overflowed = false;

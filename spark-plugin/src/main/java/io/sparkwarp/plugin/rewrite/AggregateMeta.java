@@ -37,15 +37,6 @@ final class AggregateMeta extends ExecMeta {
 
   @Override
   protected void tagSelf() {
-    try {
-      check();
-    } catch (RuntimeException e) {
-      // planning must never fail a query: whatever went wrong keeps the aggregate on the CPU
-      willNotWorkOnGpu("the aggregate could not be planned for the GPU: " + e);
-    }
-  }
-
-  private void check() {
     if (aggregate.isStreaming()) willNotWorkOnGpu("streaming aggregates are not supported");
     List<NamedExpression> grouping = CollectionConverters.asJava(aggregate.groupingExpressions());
     if (grouping.size() > AggregatePrimitives.MAX_KEYS) {

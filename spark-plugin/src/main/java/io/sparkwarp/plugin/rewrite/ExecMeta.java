@@ -48,7 +48,12 @@ public abstract class ExecMeta {
     for (Attribute a : CollectionConverters.asJava(plan.output())) {
       SparkTypes.whyNot(a.dataType()).ifPresent(why -> willNotWorkOnGpu("output " + a.name() + ": " + why));
     }
-    tagSelf();
+    try {
+      tagSelf();
+    } catch (RuntimeException e) {
+      // planning must never fail a query: whatever went wrong keeps the operator on the CPU
+      willNotWorkOnGpu("the GPU version could not be planned: " + e);
+    }
   }
 
   /** The operator's own checks; call {@link #willNotWorkOnGpu} for each problem. */

@@ -19,6 +19,11 @@ final class ProjectMeta extends ExecMeta {
 
   @Override
   protected void tagSelf() {
+    if (project.projectList().isEmpty()) {
+      // Spark's "Project []" under count(*): only a row count, which no expression program makes
+      willNotWorkOnGpu("a projection of no columns is not supported");
+      return;
+    }
     CompiledExpressions compiled = ExpressionCompiler.compileProjection(
         CollectionConverters.asJava(project.projectList()), CollectionConverters.asJava(project.child().output()),
         context.expressions());
