@@ -74,7 +74,7 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
       }
       for (int a = 0; a < aggregates.size(); a++) update(aggregates.get(a), inputs, r, accs.get(g)[a]);
     }
-    return results(keys, inputs, aggregates, firstRows, accs, stream);
+    return results(rows, keys, inputs, aggregates, firstRows, accs, stream);
   }
 
   private static Acc[] newAccs(int n) {
@@ -234,17 +234,17 @@ final class HostAggregatePrimitives implements AggregatePrimitives {
 
   // ---- Results ----
 
-  private AggregateResult results(List<DeviceColumn> keys, List<DeviceColumn> inputs, List<Aggregate> aggregates,
-      List<Integer> firstRows, List<Acc[]> accs, DeviceStream stream) {
+  private AggregateResult results(int rows, List<DeviceColumn> keys, List<DeviceColumn> inputs,
+      List<Aggregate> aggregates, List<Integer> firstRows, List<Acc[]> accs, DeviceStream stream) {
     int groups = firstRows.size();
     List<DeviceColumn> columns = new ArrayList<>();
     boolean[] overflowed = new boolean[aggregates.size()];
     try {
       if (!keys.isEmpty()) {
-        int[] rows = firstRows.stream().mapToInt(Integer::intValue).toArray();
+        int[] first = firstRows.stream().mapToInt(Integer::intValue).toArray();
         // a view of the caller's key columns, not closed: gather only reads them
-        DeviceBatch keyView = new DeviceBatch(keys, keys.get(0).rowCount());
-        columns.addAll(HostRowGather.gather(backend, keyView, rows, stream).columns());  // owned by columns now
+        DeviceBatch keyView = new DeviceBatch(keys, rows);
+        columns.addAll(HostRowGather.gather(backend, keyView, first, stream).columns());  // owned by columns now
       }
       for (int a = 0; a < aggregates.size(); a++) {
         Aggregate agg = aggregates.get(a);

@@ -33,10 +33,8 @@ final class AggregateTesting {
       try {
         for (FieldVector v : keys) keyColumns.add(ArrowUpload.upload(backend, v, stream));
         for (FieldVector v : inputs) inputColumns.add(ArrowUpload.upload(backend, v, stream));
-        int rowCount = keys.isEmpty() ? inputs.isEmpty() ? 0 : inputs.get(0).getValueCount()
-            : keys.get(0).getValueCount();
-        try (AggregateResult result = backend.aggregates().aggregate(rowCount, keyColumns, inputColumns, aggregates,
-            stream)) {
+        try (AggregateResult result = backend.aggregates().aggregate(rows(keys, inputs), keyColumns, inputColumns,
+            aggregates, stream)) {
           List<String> names = new ArrayList<>();
           for (int i = 0; i < result.groups().columnCount(); i++) names.add("c" + i);
           List<FieldVector> vectors;
@@ -79,6 +77,11 @@ final class AggregateTesting {
         Closeables.closeAll(vectors);
       }
     }
+  }
+
+  /** The rows of the vectors (0 without any). */
+  private static int rows(List<FieldVector> keys, List<FieldVector> inputs) {
+    return !keys.isEmpty() ? keys.get(0).getValueCount() : inputs.isEmpty() ? 0 : inputs.get(0).getValueCount();
   }
 
   private static List<List<String>> rows(List<FieldVector> vectors, int count) {

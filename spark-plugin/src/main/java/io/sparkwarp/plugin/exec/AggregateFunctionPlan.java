@@ -79,15 +79,23 @@ public final class AggregateFunctionPlan implements Serializable {
   private final DeviceType resultType;
   /** The first stage's input expressions, over the child's output. */
   private final List<Expression> inputs;
+  /** Whether the last input is a FILTER clause: only rows where it is true update the buffer. */
+  private final boolean filtered;
 
   private AggregateFunctionPlan(Op op, boolean raw, boolean finalResult, boolean ansi, DeviceType valueType,
       DeviceType resultType, List<Expression> inputs) {
-    this(op, raw, finalResult, ansi, 0, valueType, resultType, inputs);
+    this(op, raw, finalResult, ansi, 0, valueType, resultType, inputs, false);
   }
 
   private AggregateFunctionPlan(Op op, boolean raw, boolean finalResult, boolean ansi, int factors,
       DeviceType valueType, DeviceType resultType, List<Expression> inputs) {
+    this(op, raw, finalResult, ansi, factors, valueType, resultType, inputs, false);
+  }
+
+  private AggregateFunctionPlan(Op op, boolean raw, boolean finalResult, boolean ansi, int factors,
+      DeviceType valueType, DeviceType resultType, List<Expression> inputs, boolean filtered) {
     this.op = op;
+    this.filtered = filtered;
     this.factors = factors;
     this.raw = raw;
     this.finalResult = finalResult;
@@ -103,11 +111,23 @@ public final class AggregateFunctionPlan implements Serializable {
    * @throws IllegalArgumentException with the reason, a lowercase fact, when it cannot run on the GPU
    */
   public static AggregateFunctionPlan of(AggregateExpression e, String timeZone) {
+    AggregateFunctionPlan plan = unfiltered(e, timeZone);
+    if (e.filter().isEmpty()) return plan;
+    // Spark keeps a FILTER clause only where the function reads its input (Partial, Complete)
+    List<Expression> inputs = new ArrayList<>(plan.inputs);
+    inputs.add(e.filter().get());
+    return new AggregateFunctionPlan(plan.op, plan.raw, plan.finalResult, plan.ansi, plan.factors, plan.valueType,
+        plan.resultType, inputs, true);
+  }
+
+  private static AggregateFunctionPlan unfiltered(AggregateExpression e, String timeZone) {
     AggregateFunction f = e.aggregateFunction();
     AggregateMode mode = e.mode();
     boolean raw = mode == Partial$.MODULE$ || mode == Complete$.MODULE$;
     boolean finalResult = mode == Final$.MODULE$ || mode == Complete$.MODULE$;
-    if (e.filter().isDefined()) throw new IllegalArgumentException("aggregate FILTER clauses are not supported");
+    if (e.filter().isDefined() && !raw) {
+      throw new IllegalArgumentException("a FILTER clause on merged buffers is not supported");
+    }
     List<Expression> children = CollectionConverters.asJava(f.children());
     List<Expression> buffers = new ArrayList<>(CollectionConverters.asJava(f.inputAggBufferAttributes()));
     if (f instanceof Count) {
@@ -229,6 +249,14 @@ public final class AggregateFunctionPlan implements Serializable {
   /** The first stage, over the inputs from column {@code at}: buffers. */
   List<Aggregate> first(int at) {
     if (!raw) return merge(at);
+    List<Aggregate> update = update(at);
+    if (!filtered) return update;
+    int filter = at + inputs.size() - 1;
+    return update.stream().map(a -> a.where(filter, true)).toList();
+  }
+
+  /** The first stage over the function's input, every row taking part. */
+  private List<Aggregate> update(int at) {
     return switch (op) {
       case COUNT_ALL -> List.of(Aggregate.countAll());
       case COUNT -> List.of(Aggregate.count(at));
