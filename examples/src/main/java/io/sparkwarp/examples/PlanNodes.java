@@ -2,11 +2,11 @@ package io.sparkwarp.examples;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.spark.sql.execution.ReusedSubqueryExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.QueryStageExec;
-import org.apache.spark.sql.execution.exchange.Exchange;
 import org.apache.spark.sql.execution.exchange.ReusedExchangeExec;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -51,8 +51,15 @@ public final class PlanNodes {
   }
 
   /**
-   * Wasted round trips: each HostToGpuExec that uploads what a GpuToHostExec downloaded in the same stage (through
-   * nothing but nodes that pass rows or batches on, no exchange or stage boundary), as "upload <- ... <- download".
+   * Nodes that pass rows or batches on as they are: Spark's transitions and code generation wrappers, unions and
+   * coalesced partitions. A download that reaches an upload through nothing else was for nothing.
+   */
+  private static final Set<String> PASS_THROUGH = Set.of("WholeStageCodegenExec", "InputAdapter",
+      "ColumnarToRowExec", "RowToColumnarExec", "UnionExec", "CoalesceExec");
+
+  /**
+   * Wasted round trips: each HostToGpuExec that uploads what a GpuToHostExec downloaded in the same stage with no
+   * CPU operator in between (only {@link #PASS_THROUGH} nodes), as "upload <- ... <- download".
    */
   public static List<String> roundTrips(SparkPlan root) {
     List<String> found = new ArrayList<>();
@@ -65,10 +72,11 @@ public final class PlanNodes {
   }
 
   private static void downloadsBelow(SparkPlan node, String path, List<String> found) {
-    String here = path + " <- " + node.getClass().getSimpleName();
-    if (node.getClass().getSimpleName().equals("GpuToHostExec")) {
+    String name = node.getClass().getSimpleName();
+    String here = path + " <- " + name;
+    if (name.equals("GpuToHostExec")) {
       found.add(here);
-    } else if (!(node instanceof Exchange || node instanceof QueryStageExec)) {
+    } else if (PASS_THROUGH.contains(name)) {
       CollectionConverters.asJava(node.children()).forEach(child -> downloadsBelow(child, here, found));
     }
   }
