@@ -30,7 +30,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final ScanSettings settings;
 
   public GpuParquetScanExec(FileSourceScanExec scan, List<ScanColumn> columns, ScanSettings settings) {
-    super(GpuMetrics.transfer(scan.sparkContext()));
+    super(GpuMetrics.operator(scan.sparkContext()));
     this.scan = scan;
     this.columns = List.copyOf(columns);
     this.settings = settings;
