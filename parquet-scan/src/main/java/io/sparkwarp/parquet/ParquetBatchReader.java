@@ -49,6 +49,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private List<Plan> plans;
   private int nextPlan;
   private Future<Gathered> pending;
+  /** Compressed bytes uploaded so far (column chunks, page headers and small gaps included). */
+  private long uploadedBytes;
 
   public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
       List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
@@ -115,7 +117,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       for (BlockMetaData block : footer.getBlocks()) {
         long blockBytes = 0;
         for (ColumnDescriptor d : descriptors) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
-        if (!group.isEmpty() && (bytes + blockBytes > settings.batchBytes()
+        if (!group.isEmpty() && (bytes + blockBytes > Math.min(settings.batchBytes(), ScanSupport.MAX_BATCH_BYTES - 1)
             || rows + block.getRowCount() > Integer.MAX_VALUE)) {
           out.add(new Plan(file, group, descriptors, specs, rows));
           group = new ArrayList<>();
@@ -198,6 +200,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     try (DeviceBuffer input = backend.allocate(g.read().bytes(), stream);
         DeviceBuffer pages = backend.allocate(tables.pagesBytes(), stream)) {
       backend.copyHostToDevice(g.read().block().address(), input, 0, g.read().bytes(), stream);
+      uploadedBytes += g.read().bytes();
       try {
         backend.parquet().decompress(input, pages, tables.blocks, stream);
       } catch (ParquetDataException e) {
@@ -245,6 +248,11 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       case UNCOMPRESSED -> CompressedBlocks.Codec.UNCOMPRESSED;
       default -> throw new UnsupportedParquetException("codec " + codec + " is not decompressed on the GPU");
     };
+  }
+
+  /** Compressed bytes this reader has uploaded: its batches cross PCIe as the files store them. */
+  public long uploadedBytes() {
+    return uploadedBytes;
   }
 
   /** Waits for a batch still being gathered and frees it. */

@@ -30,7 +30,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final ScanSettings settings;
 
   public GpuParquetScanExec(FileSourceScanExec scan, List<ScanColumn> columns, ScanSettings settings) {
-    super(GpuMetrics.transfer(scan.sparkContext()));
+    super(GpuMetrics.scan(scan.sparkContext()));
     this.scan = scan;
     this.columns = List.copyOf(columns);
     this.settings = settings;
@@ -51,7 +51,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
       splits.add(files);
     }
     ParquetScanRDD.Metrics metrics = new ParquetScanRDD.Metrics(metric(GpuMetrics.OUTPUT_ROWS),
-        metric(GpuMetrics.OUTPUT_BATCHES), metric(GpuMetrics.GPU_TIME));
+        metric(GpuMetrics.OUTPUT_BATCHES), metric(GpuMetrics.GPU_TIME), metric(GpuMetrics.TRANSFER_BYTES));
     return new ParquetScanRDD(sparkContext(), partitions, splits,
         sparkContext().broadcast(conf, ClassTag$.MODULE$.apply(SerializableConfiguration.class)), columns, settings,
         new ArrayList<>(CollectionConverters.asJava(output())), metrics);

@@ -37,7 +37,7 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
   private final Metrics metrics;
 
   /** What a partition reports. */
-  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time) implements Serializable {}
+  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded) implements Serializable {}
 
   ParquetScanRDD(org.apache.spark.SparkContext sc, Partition[] filePartitions, List<List<FileSplit>> splits,
       Broadcast<SerializableConfiguration> conf, List<ScanColumn> columns, ScanSettings settings,
@@ -74,7 +74,9 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
       protected ColumnarBatch computeNext() {
         long start = System.nanoTime();
         if (!reader.hasNext()) return null;
+        long uploaded = reader.uploadedBytes();
         DeviceBatch batch = reader.next();
+        metrics.uploaded().add(reader.uploadedBytes() - uploaded);
         metrics.time().add(System.nanoTime() - start);
         metrics.rows().add(batch.rowCount());
         metrics.batches().add(1);

@@ -60,6 +60,9 @@ final class ParquetScanMeta extends ExecMeta {
         return Optional.of(key + "=true is not supported by the GPU scan");
       }
     }
+    if (Boolean.parseBoolean(sql.getConfString("spark.sql.parquet.fieldId.read.enabled", "false"))) {
+      return Optional.of("matching columns by parquet field id is not supported by the GPU scan");
+    }
     String timeZone = sql.sessionLocalTimeZone();
     List<ScanColumn> wanted = new ArrayList<>();
     for (StructField f : fields) {
