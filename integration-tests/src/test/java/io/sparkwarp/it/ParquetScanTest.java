@@ -34,8 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The GPU Parquet scan against Spark's own reader, row for row, over files Spark writes: every codec the device
  * decompresses, dictionary on and off, page v1 and v2 ({@code parquet.writer.version}), nulls, every supported type,
- * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group. What
- * it cannot read stays on Spark's reader with the reason; a flipped bit in a page fails the query naming the file.
+ * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group,
+ * partition columns (appended per file). What it cannot read stays on Spark's reader with the reason; a flipped bit
+ * in a page fails the query naming the file.
  */
 class ParquetScanTest extends GpuTestBase {
   static Stream<Arguments> shapes() {
@@ -98,12 +99,15 @@ class ParquetScanTest extends GpuTestBase {
   }
 
   @Test
-  void partitionedTablesStayOnSparksReader() {
+  void partitionColumnsAreAppendedPerFile() {
     Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_partitioned");
-    spark().sql("SELECT id, int_a, id % 3 AS part FROM " + TestTables.ALL_TYPES).write().mode("overwrite")
-        .partitionBy("part").parquet(dir.toString());
+    spark().sql("SELECT id, int_a, str_a, id % 3 AS part, CASE WHEN id % 4 = 0 THEN NULL ELSE CAST(id % 2 AS STRING) "
+        + "END AS tag FROM " + TestTables.ALL_TYPES).write().mode("overwrite").partitionBy("part", "tag")
+        .parquet(dir.toString());
     spark().read().parquet(dir.toString()).createOrReplaceTempView("pq_partitioned");
-    assertFallsBack("SELECT * FROM pq_partitioned", "FileSourceScanExec", "partition columns");
+    assertGpuMatchesCpu("SELECT * FROM pq_partitioned", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT tag, id FROM pq_partitioned WHERE part = 1", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT part, count(*) FROM pq_partitioned GROUP BY part", PARQUET_SCAN);
   }
 
   @Test

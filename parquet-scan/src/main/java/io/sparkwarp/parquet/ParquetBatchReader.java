@@ -49,6 +49,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private List<Plan> plans;
   private int nextPlan;
   private Future<Gathered> pending;
+  /** Compressed bytes uploaded so far (column chunks, page headers and small gaps included). */
+  private long uploadedBytes;
+  /** The split the last batch came from. */
+  private int lastSplit = -1;
 
   public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
       List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
@@ -61,8 +65,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     this.beforeDeviceWork = beforeDeviceWork;
   }
 
-  /** One batch to make: row groups of one file. */
-  private record Plan(Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors,
+  /** One batch to make: row groups of one file, split {@code split} of the reader's list. */
+  private record Plan(int split, Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors,
       List<ColumnSpec> specs, long rows) {}
 
   /** A plan's column chunks in pinned memory with the tables of their pages. */
@@ -79,6 +83,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     if (!hasNext()) throw new NoSuchElementException();
     if (pending == null) pending = gatherLater(plans.get(nextPlan));
     Gathered current = await(pending);
+    lastSplit = current.plan().split();
     nextPlan++;
     pending = nextPlan < plans.size() ? gatherLater(plans.get(nextPlan)) : null;
     try (ChunkReader.Read read = current.read()) {
@@ -89,7 +94,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   /** Footers of every split, and the batches they make. */
   private List<Plan> plan() {
     List<Plan> out = new ArrayList<>();
-    for (FileSplit split : splits) {
+    for (int index = 0; index < splits.size(); index++) {
+      FileSplit split = splits.get(index);
       Path file = new Path(java.net.URI.create(split.path()));
       ParquetMetadata footer;
       try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf),
@@ -115,9 +121,9 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       for (BlockMetaData block : footer.getBlocks()) {
         long blockBytes = 0;
         for (ColumnDescriptor d : descriptors) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
-        if (!group.isEmpty() && (bytes + blockBytes > settings.batchBytes()
+        if (!group.isEmpty() && (bytes + blockBytes > Math.min(settings.batchBytes(), ScanSupport.MAX_BATCH_BYTES - 1)
             || rows + block.getRowCount() > Integer.MAX_VALUE)) {
-          out.add(new Plan(file, group, descriptors, specs, rows));
+          out.add(new Plan(index, file, group, descriptors, specs, rows));
           group = new ArrayList<>();
           bytes = 0;
           rows = 0;
@@ -126,7 +132,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
         bytes += blockBytes;
         rows += block.getRowCount();
       }
-      if (!group.isEmpty()) out.add(new Plan(file, group, descriptors, specs, rows));
+      if (!group.isEmpty()) out.add(new Plan(index, file, group, descriptors, specs, rows));
     }
     return out;
   }
@@ -198,6 +204,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     try (DeviceBuffer input = backend.allocate(g.read().bytes(), stream);
         DeviceBuffer pages = backend.allocate(tables.pagesBytes(), stream)) {
       backend.copyHostToDevice(g.read().block().address(), input, 0, g.read().bytes(), stream);
+      uploadedBytes += g.read().bytes();
       try {
         backend.parquet().decompress(input, pages, tables.blocks, stream);
       } catch (ParquetDataException e) {
@@ -245,6 +252,16 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       case UNCOMPRESSED -> CompressedBlocks.Codec.UNCOMPRESSED;
       default -> throw new UnsupportedParquetException("codec " + codec + " is not decompressed on the GPU");
     };
+  }
+
+  /** Index in the reader's splits of the split the last batch of {@link #next()} came from. */
+  public int lastSplit() {
+    return lastSplit;
+  }
+
+  /** Compressed bytes this reader has uploaded: its batches cross PCIe as the files store them. */
+  public long uploadedBytes() {
+    return uploadedBytes;
   }
 
   /** Waits for a batch still being gathered and frees it. */

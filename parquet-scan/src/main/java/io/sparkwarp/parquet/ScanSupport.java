@@ -36,6 +36,9 @@ public final class ScanSupport {
   private static final String SPARK_VERSION = "org.apache.spark.version";
   private static final String LEGACY_DATETIME = "org.apache.spark.legacyDateTime";
 
+  /** Decompressed page bytes one batch may hold: the device tables address them with int32 offsets. */
+  static final long MAX_BATCH_BYTES = Integer.MAX_VALUE;
+
   private ScanSupport() {}
 
   /**
@@ -83,9 +86,15 @@ public final class ScanSupport {
       }
     }
     for (BlockMetaData block : footer.getBlocks()) {
+      long bytes = 0;
       for (ColumnDescriptor d : descriptors) {
         ColumnChunkMetaData chunk = chunk(block, d);
         if (chunk == null) return Optional.of("a row group lacks column " + String.join(".", d.getPath()));
+        bytes += chunk.getTotalUncompressedSize();
+        if (bytes >= MAX_BATCH_BYTES) {
+          return Optional.of("a row group holds " + bytes + " bytes of the needed columns, more than one GPU batch "
+              + "takes (2 GiB)");
+        }
         if (!CODECS.contains(chunk.getCodec())) {
           return Optional.of("codec " + chunk.getCodec() + " is not decompressed on the GPU (only " + CODECS + ")");
         }

@@ -55,6 +55,17 @@ public final class GpuMetrics {
     return m;
   }
 
+  /**
+   * What a GPU scan reports: rows, batches, the time its task spent producing batches (reads it waited for,
+   * decompression and decoding), and the compressed bytes it uploaded.
+   */
+  static Map<String, SQLMetric> scan(SparkContext sc) {
+    Map<String, SQLMetric> m = counts(sc);
+    m.put(GPU_TIME, SQLMetrics.createNanoTimingMetric(sc, "scan time", -1));
+    m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "compressed bytes uploaded", -1));
+    return m;
+  }
+
   /** The operator metrics plus what a hash join's probes did: matches, the variants chosen, lane utilisation. */
   static Map<String, SQLMetric> join(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);

@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.Partition;
 import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.execution.FileSourceScanExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.datasources.FilePartition;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.collection.immutable.Seq;
@@ -22,7 +25,8 @@ import scala.reflect.ClassTag$;
 /**
  * Spark's Parquet scan on the GPU: the same file partitions Spark planned (its splits, its dynamic pruning, its
  * preferred hosts), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so the first
- * GPU operator of the stage takes them without a transition. Spark's filters stay above the scan.
+ * GPU operator of the stage takes them without a transition. Partition columns are appended as constants per file.
+ * Spark's filters stay above the scan.
  */
 public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final FileSourceScanExec scan;
@@ -30,7 +34,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final ScanSettings settings;
 
   public GpuParquetScanExec(FileSourceScanExec scan, List<ScanColumn> columns, ScanSettings settings) {
-    super(GpuMetrics.operator(scan.sparkContext()));
+    super(GpuMetrics.scan(scan.sparkContext()));
     this.scan = scan;
     this.columns = List.copyOf(columns);
     this.settings = settings;
@@ -41,20 +45,42 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
     HadoopFsRelation relation = scan.relation();
     SerializableConfiguration conf = new SerializableConfiguration(
         relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options()));
+    // Spark's scan lists its files only after its own subqueries (a scalar one in a pushed filter, dynamic partition
+    // pruning's) have finished, which executing it waits for; the RDD it returns is lazy and never computed
+    if (scan.supportsColumnar()) {
+      scan.executeColumnar();
+    } else {
+      scan.execute();
+    }
     Partition[] partitions = scan.inputRDD().partitions();
+    // the output's partition columns follow the data columns (FileSourceStrategy's order)
+    List<Attribute> attributes = CollectionConverters.asJava(output());
+    List<String> partitionNames = attributes.subList(columns.size(), attributes.size()).stream()
+        .map(Attribute::name).toList();
+    int[] positions = PartitionConstants.positions(relation.partitionSchema(), partitionNames);
+    StructType partitionSchema = PartitionConstants.select(relation.partitionSchema(), positions);
     List<List<FileSplit>> splits = new ArrayList<>();
+    List<List<InternalRow>> partitionValues = new ArrayList<>();
     for (Partition p : partitions) {
       List<FileSplit> files = new ArrayList<>();
+      List<InternalRow> values = new ArrayList<>();
       for (PartitionedFile f : ((FilePartition) p).files()) {
         files.add(new FileSplit(f.toPath().toUri().toString(), f.start(), f.length()));
+        Object[] row = new Object[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+          row[i] = f.partitionValues().get(positions[i], partitionSchema.fields()[i].dataType());
+        }
+        values.add(new GenericInternalRow(row));
       }
       splits.add(files);
+      partitionValues.add(values);
     }
     ParquetScanRDD.Metrics metrics = new ParquetScanRDD.Metrics(metric(GpuMetrics.OUTPUT_ROWS),
-        metric(GpuMetrics.OUTPUT_BATCHES), metric(GpuMetrics.GPU_TIME));
+        metric(GpuMetrics.OUTPUT_BATCHES), metric(GpuMetrics.GPU_TIME), metric(GpuMetrics.TRANSFER_BYTES));
     return new ParquetScanRDD(sparkContext(), partitions, splits,
         sparkContext().broadcast(conf, ClassTag$.MODULE$.apply(SerializableConfiguration.class)), columns, settings,
-        new ArrayList<>(CollectionConverters.asJava(output())), metrics);
+        new ParquetScanRDD.PartitionColumns(partitionSchema, partitionValues, conf().sessionLocalTimeZone()),
+        new ArrayList<>(attributes), metrics);
   }
 
   @Override

@@ -12,9 +12,11 @@ import org.apache.spark.Partition;
 import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.execution.datasources.FilePartition;
 import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.util.TaskCompletionListener;
@@ -33,15 +35,24 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
   private final Broadcast<SerializableConfiguration> conf;
   private final List<ScanColumn> columns;
   private final ScanSettings settings;
+  private final PartitionColumns partitionColumns;
   private final List<Attribute> output;
   private final Metrics metrics;
 
+  /**
+   * The scan's partition columns and, per RDD partition and split, their values.
+   *
+   * @param timeZone the session's, for timestamp partition values
+   */
+  record PartitionColumns(StructType schema, List<List<InternalRow>> values, String timeZone)
+      implements Serializable {}
+
   /** What a partition reports. */
-  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time) implements Serializable {}
+  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded) implements Serializable {}
 
   ParquetScanRDD(org.apache.spark.SparkContext sc, Partition[] filePartitions, List<List<FileSplit>> splits,
       Broadcast<SerializableConfiguration> conf, List<ScanColumn> columns, ScanSettings settings,
-      List<Attribute> output, Metrics metrics) {
+      PartitionColumns partitionColumns, List<Attribute> output, Metrics metrics) {
     super(sc, CollectionConverters.asScala(List.<org.apache.spark.Dependency<?>>of()).toList(),
         ClassTag$.MODULE$.apply(ColumnarBatch.class));
     this.filePartitions = filePartitions;
@@ -49,6 +60,7 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
     this.conf = conf;
     this.columns = columns;
     this.settings = settings;
+    this.partitionColumns = partitionColumns;
     this.output = output;
     this.metrics = metrics;
   }
@@ -74,7 +86,13 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
       protected ColumnarBatch computeNext() {
         long start = System.nanoTime();
         if (!reader.hasNext()) return null;
+        long uploaded = reader.uploadedBytes();
         DeviceBatch batch = reader.next();
+        metrics.uploaded().add(reader.uploadedBytes() - uploaded);
+        if (!partitionColumns.schema().isEmpty()) {
+          batch = PartitionConstants.append(batch, partitionColumns.values().get(split.index()).get(reader.lastSplit()),
+              partitionColumns.schema(), partitionColumns.timeZone(), gpu);
+        }
         metrics.time().add(System.nanoTime() - start);
         metrics.rows().add(batch.rowCount());
         metrics.batches().add(1);

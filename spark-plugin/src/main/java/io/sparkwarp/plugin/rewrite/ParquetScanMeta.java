@@ -23,7 +23,8 @@ import org.apache.spark.sql.types.StructField;
 /**
  * FileSourceScanExec over Parquet: on the GPU when every file's needed columns have types, codecs and encodings the
  * device decodes (their footers are read here, on the driver), and the scan asks for nothing the device scan does
- * not do (partition or metadata columns, buckets, skipping corrupt or missing files, calendar rebasing).
+ * not do (metadata columns, buckets, skipping corrupt or missing files, calendar rebasing). Partition columns (of
+ * types the device holds, which tagging checks on the output) are appended as constants.
  */
 final class ParquetScanMeta extends ExecMeta {
   private final FileSourceScanExec scan;
@@ -49,9 +50,14 @@ final class ParquetScanMeta extends ExecMeta {
       return Optional.of("only parquet files are read on the GPU, not " + relation.fileFormat());
     }
     if (scan.bucketedScan()) return Optional.of("bucketed scans are not read on the GPU");
-    if (!relation.partitionSchema().isEmpty()) return Optional.of("partition columns are not read on the GPU yet");
     StructField[] fields = scan.requiredSchema().fields();
-    if (fields.length != scan.output().size()) return Optional.of("metadata columns are not read on the GPU");
+    // after the data columns the output holds partition columns, then metadata columns
+    for (int i = fields.length; i < scan.output().size(); i++) {
+      String name = scan.output().apply(i).name();
+      if (!Arrays.asList(relation.partitionSchema().fieldNames()).contains(name)) {
+        return Optional.of("metadata column " + name + " is not read on the GPU");
+      }
+    }
     SQLConf sql = SQLConf.get();
     for (String key : List.of("spark.sql.files.ignoreCorruptFiles", "spark.sql.files.ignoreMissingFiles")) {
       String option = key.substring(key.lastIndexOf('.') + 1);
@@ -59,6 +65,9 @@ final class ParquetScanMeta extends ExecMeta {
           || Boolean.parseBoolean(relation.options().getOrElse(option, () -> "false"))) {
         return Optional.of(key + "=true is not supported by the GPU scan");
       }
+    }
+    if (Boolean.parseBoolean(sql.getConfString("spark.sql.parquet.fieldId.read.enabled", "false"))) {
+      return Optional.of("matching columns by parquet field id is not supported by the GPU scan");
     }
     String timeZone = sql.sessionLocalTimeZone();
     List<ScanColumn> wanted = new ArrayList<>();
