@@ -56,8 +56,12 @@ public final class AggregateFunctionPlan implements Serializable {
   private enum Op { COUNT_ALL, COUNT, SUM, DECIMAL_SUM, AVERAGE, MIN, MAX }
 
   private static final Set<Kind> INTEGRAL = EnumSet.of(Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG);
+  /**
+   * Kinds whose min and max the device computes as Spark does. Not floats and doubles: Spark orders -0.0 equal to
+   * 0.0 and keeps whichever of the two it met first, an order the device's parallel aggregation cannot reproduce.
+   */
   private static final Set<Kind> ORDERED = EnumSet.of(Kind.BOOLEAN, Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG,
-      Kind.FLOAT, Kind.DOUBLE, Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL);
+      Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL);
   /** Largest decimal precision whose average the device divides (the sum's 38 digits and the result's scale). */
   private static final int MAX_AVERAGE_PRECISION = 28;
 
@@ -176,7 +180,9 @@ public final class AggregateFunctionPlan implements Serializable {
     }
     if (f instanceof Min || f instanceof Max) {
       if (!ORDERED.contains(in.kind())) {
-        throw new IllegalArgumentException(f.prettyName() + " of " + in + " is not supported");
+        throw new IllegalArgumentException(f.prettyName() + " of " + in + " is not supported" + (in.kind()
+            == Kind.FLOAT || in.kind() == Kind.DOUBLE ? " (which of -0.0 and 0.0 Spark keeps depends on row order)"
+            : ""));
       }
       return new AggregateFunctionPlan(f instanceof Min ? Op.MIN : Op.MAX, raw, finalResult, false, in, in,
           raw ? List.of(child) : buffers);
