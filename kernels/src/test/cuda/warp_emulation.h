@@ -146,10 +146,6 @@ void launch(int blocks, int threads, Kernel kernel) {
 }
 
 // The features of int192.cuh and aggregate.cu beyond the string kernels'.
-template <typename T>
-inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
-  return __shfl_sync(mask, v, static_cast<int>(threadIdx.x & 31) ^ lane_mask);
-}
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
 }
