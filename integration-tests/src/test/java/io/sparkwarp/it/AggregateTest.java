@@ -130,6 +130,8 @@ class AggregateTest extends GpuTestBase {
       "SELECT skew, stddev(int_a) FROM all_types GROUP BY skew         | HashAggregateExec       | stddev",
       "SELECT skew, collect_list(int_a) FROM all_types GROUP BY skew   | ObjectHashAggregateExec | collect_list",
       "SELECT skew, try_sum(int_a) FROM all_types GROUP BY skew        | HashAggregateExec       | TRY mode",
+      // found by the fuzzer: Spark keeps the first of -0.0 and 0.0 it meets, the GPU cannot know which that is
+      "SELECT skew, min(double_a), max(float_a) FROM all_types GROUP BY skew | HashAggregateExec | row order",
       // Spark sums decimals of up to 8 digits as longs of their unscaled values, which programs do not read yet
       "SELECT skew, sum(dec7_a) FROM all_types GROUP BY skew           | HashAggregateExec       | UnscaledValue"})
   void unsupportedFunctionsStayOnTheCpuWithTheirReason(String sql, String cpuNode, String reason) {
