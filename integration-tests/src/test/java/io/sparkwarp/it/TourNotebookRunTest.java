@@ -8,14 +8,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sparkwarp.examples.notebook.JShellCells;
 import io.sparkwarp.examples.notebook.NotebookFile;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +44,7 @@ class TourNotebookRunTest {
     Path log = Files.createDirectories(out).resolve("run-notebook.log");
     ProcessBuilder run = new ProcessBuilder(ROOT.resolve("examples/notebook/run-notebook.sh").toString(),
         out.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-    run.environment().put("SPARKWARP_CLASSPATH", System.getProperty("java.class.path"));
+    run.environment().put("SPARKWARP_CLASSPATH", kernelClasspath());
     run.environment().put("SPARKWARP_JVM_OPENS", System.getProperty("spark.test.jvm.opens", ""));
     Process process = run.start();
     if (!process.waitFor(10, TimeUnit.MINUTES)) {
@@ -113,6 +116,16 @@ class TourNotebookRunTest {
       }
     }
     return outputs;
+  }
+
+  /**
+   * This build's classpath (surefire's, not its manifest-only booter jar) for the kernel, less this module's test
+   * classes: their log4j set-up is the tests' own.
+   */
+  private static String kernelClasspath() {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    return Arrays.stream(classpath.split(File.pathSeparator)).filter(entry -> !entry.endsWith("test-classes"))
+        .collect(Collectors.joining(File.pathSeparator));
   }
 
   private static String tail(Path log) {

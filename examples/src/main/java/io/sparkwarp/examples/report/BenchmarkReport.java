@@ -9,14 +9,17 @@ import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Turns benchmark JSON into a Markdown report with PNG charts: for each end-to-end TPC-H run ({@link
  * BenchmarkResults}) the speed-up per query and the CPU and GPU time per query; for each microbenchmark file
- * ({@link Measurements}) the GB/s figures against their physical limits. Writes {@code OUT_DIR/README.md} and the
- * charts beside it, so the directory reads as a page where it is browsed.
+ * ({@link Measurements}) the GB/s figures against their physical limits. TPC-H files of one setting (a benchmark
+ * split over several calls) make one section. Writes {@code OUT_DIR/README.md} and the charts beside it, so the
+ * directory reads as a page where it is browsed.
  *
  * <p>Usage: {@code BenchmarkReport IN.json... OUT_DIR}. Exits 2 on bad arguments.
  */
@@ -47,17 +50,23 @@ public final class BenchmarkReport {
         .append(String.join(", ", inputs.stream().map(p -> "`" + p.getFileName() + "`").toList())).append(".\n");
     try {
       Files.createDirectories(outDir);
-      for (int i = 0; i < inputs.size(); i++) {
-        Path input = inputs.get(i);
-        String prefix = stem(input);
+      // TPC-H runs of one setting are parts of one benchmark: one section, named after the first part
+      Map<BenchmarkResults.Setting, List<BenchmarkResults>> runs = new LinkedHashMap<>();
+      Map<BenchmarkResults.Setting, String> prefixes = new LinkedHashMap<>();
+      List<Path> microbenchmarks = new ArrayList<>();
+      for (Path input : inputs) {
         if (Json.tree(input).has("queries")) {
-          tpch(BenchmarkResults.read(input), prefix, outDir, md);
+          BenchmarkResults run = BenchmarkResults.read(input);
+          runs.computeIfAbsent(run.setting(), s -> new ArrayList<>()).add(run);
+          prefixes.putIfAbsent(run.setting(), stem(input));
         } else if (Json.tree(input).has("measurements")) {
-          measurements(Measurements.read(input), prefix, outDir, md);
+          microbenchmarks.add(input);
         } else {
           throw new IllegalArgumentException(input + " is neither TpchBenchmark results (queries) nor measurements");
         }
       }
+      runs.forEach((setting, parts) -> tpch(BenchmarkResults.merge(parts), prefixes.get(setting), outDir, md));
+      for (Path input : microbenchmarks) measurements(Measurements.read(input), stem(input), outDir, md);
       Path file = outDir.resolve("README.md");
       Files.writeString(file, md);
       return file;

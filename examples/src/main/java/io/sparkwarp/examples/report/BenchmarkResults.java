@@ -39,6 +39,35 @@ public record BenchmarkResults(double scaleFactor, String backend, String device
   public record QueryResult(String name, List<Long> cpuMillis, double cpuMedianMillis, List<Long> gpuMillis,
       double gpuMedianMillis, double speedUp, boolean matched, int rows, List<String> gpuOperators) {}
 
+  /** What makes two runs' figures comparable: parts of one benchmark split over several calls share it. */
+  public record Setting(double scaleFactor, String backend, String device, String master, String sparkVersion,
+      int warmUps, int repetitions) {}
+
+  public Setting setting() {
+    return new Setting(scaleFactor, backend, device, master, sparkVersion, warmUps, repetitions);
+  }
+
+  /**
+   * One result of runs of the same setting (a benchmark split over calls, as a device's time limit per call may
+   * ask): the queries in order, the geomean over all, the first run's date.
+   *
+   * @throws IllegalArgumentException when the settings differ
+   */
+  public static BenchmarkResults merge(List<BenchmarkResults> parts) {
+    BenchmarkResults first = parts.get(0);
+    for (BenchmarkResults part : parts) {
+      if (!part.setting().equals(first.setting())) {
+        throw new IllegalArgumentException("cannot merge runs of different settings: " + first.setting() + " and "
+            + part.setting());
+      }
+    }
+    List<QueryResult> queries = parts.stream().flatMap(p -> p.queries().stream()).toList();
+    return new BenchmarkResults(first.scaleFactor(), first.backend(), first.device(),
+        parts.stream().allMatch(BenchmarkResults::pluginActive), first.date(), first.master(), first.sparkVersion(),
+        first.warmUps(), first.repetitions(), geomean(queries.stream().map(QueryResult::speedUp).toList()),
+        parts.stream().allMatch(BenchmarkResults::allMatched), queries);
+  }
+
   /** The geometric mean of the speed-ups; NaN for none. */
   public static double geomean(List<Double> speedUps) {
     return Math.exp(speedUps.stream().mapToDouble(Math::log).average().orElse(Double.NaN));

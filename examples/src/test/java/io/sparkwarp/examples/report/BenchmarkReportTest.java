@@ -26,12 +26,17 @@ class BenchmarkReportTest {
 
   @Test
   void writesMarkdownWithChartsThatAreValidImages() throws Exception {
-    Path report = BenchmarkReport.write(List.of(fixture("tpch-fixture.json"), fixture("measurements-fixture.json")),
-        out.resolve("report"));
+    // the TPC-H run comes in two parts, as a benchmark split over two calls would
+    Path report = BenchmarkReport.write(List.of(fixture("tpch-fixture.json"), fixture("measurements-fixture.json"),
+        fixture("tpch-fixture-part2.json")), out.resolve("report"));
     String md = Files.readString(report);
     assertEquals(out.resolve("report/README.md"), report);
     assertTrue(md.contains("## TPC-H SF 0.01, backend host (host)"), md);
-    assertTrue(md.contains("Geomean speed-up **0.50x** over 2 queries; **some answers differed from Spark's**"), md);
+    assertEquals(1, md.lines().filter(line -> line.startsWith("## TPC-H")).count(), "one section for both parts");
+    // geomean of 0.5, 0.5 and 2
+    assertTrue(md.contains("Geomean speed-up **0.79x** over 3 queries; **some answers differed from Spark's**"), md);
+    assertTrue(md.indexOf("| Q6 forecasting") < md.indexOf("| Q14 promotion effect | 300 | 150 | 2.00x | match |"),
+        md);
     assertTrue(md.contains("| Q3 shipping priority | 410 | 820 | 0.50x | match | GpuToHostExec, "
         + "GpuBroadcastHashJoinExec, GpuFilterExec, HostToGpuExec |"), md);
     assertTrue(md.contains("| Q6 forecasting revenue change | 100 | 200 | 0.50x | **differ** | none |"), md);
@@ -53,6 +58,16 @@ class BenchmarkReportTest {
   private static long distinctColours(BufferedImage image) {
     return java.util.stream.IntStream.range(0, image.getWidth() * image.getHeight())
         .map(i -> image.getRGB(i % image.getWidth(), i / image.getWidth())).distinct().count();
+  }
+
+  @Test
+  void mergesOnlyRunsOfOneSetting() throws Exception {
+    BenchmarkResults run = BenchmarkResults.read(fixture("tpch-fixture.json"));
+    BenchmarkResults otherScale = new BenchmarkResults(1, run.backend(), run.device(), true, run.date(), run.master(),
+        run.sparkVersion(), run.warmUps(), run.repetitions(), 1, true, run.queries());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> BenchmarkResults.merge(List.of(run, otherScale)));
+    assertTrue(e.getMessage().startsWith("cannot merge runs of different settings"), e.getMessage());
   }
 
   @Test
