@@ -2,11 +2,18 @@ package io.sparkwarp.examples;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * One query run with the plugin off and then on ({@code spark.warp.enabled}, a runtime setting, so one session
@@ -17,11 +24,16 @@ import org.apache.spark.sql.execution.SparkPlan;
  * @param gpuMillis wall time of each timed GPU run, paired with the CPU run of the same index
  * @param gpuPlan the executed plan of the last GPU run (the final plan when adaptive execution re-planned)
  * @param gpuOperators the plugin's operators in that plan, by simple class name, each once, in plan order
+ * @param gpuOperatorMillis per plugin operator (by simple class name, in plan order) the task time its timing metrics
+ *     counted in the last GPU run, summed over its nodes and tasks: GPU time, scan time or PCIe transfer time
  * @param matched whether every GPU answer, warm-ups included, equalled the CPU answer of its repetition
  * @param rows rows in the answer
  */
 public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMillis, String gpuPlan,
-    List<String> gpuOperators, boolean matched, int rows) {
+    List<String> gpuOperators, Map<String, Double> gpuOperatorMillis, boolean matched, int rows) {
+  /** The plugin's timing metrics (nanoseconds): what an operator's own work took, without its input's. */
+  static final List<String> TIMING_METRICS = List.of("gpuTime", "transferTime");
+
   /** The session-level switch of the plan rewrite. */
   public static final String ENABLED = "spark.warp.enabled";
 
@@ -51,7 +63,22 @@ public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMil
     }
     List<String> operators = PlanNodes.pluginNodes(gpu.plan()).stream().map(node -> node.getClass().getSimpleName())
         .distinct().toList();
-    return new CpuGpuRun(query, cpuMillis, gpuMillis, gpu.plan().treeString(), operators, matched, gpu.rows().size());
+    return new CpuGpuRun(query, cpuMillis, gpuMillis, gpu.plan().treeString(), operators, operatorMillis(gpu.plan()),
+        matched, gpu.rows().size());
+  }
+
+  /** The task time of each plugin operator in an executed plan; a node reached twice (a reused exchange) counts once. */
+  static Map<String, Double> operatorMillis(SparkPlan plan) {
+    Map<String, Double> millis = new LinkedHashMap<>();
+    Set<SparkPlan> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (SparkPlan node : PlanNodes.pluginNodes(plan)) {
+      if (!seen.add(node)) continue;
+      Map<String, SQLMetric> metrics = CollectionConverters.asJava(node.metrics());
+      long nanos = TIMING_METRICS.stream().filter(metrics::containsKey)
+          .mapToLong(name -> Math.max(0, metrics.get(name).value())).sum();
+      millis.merge(node.getClass().getSimpleName(), nanos / 1e6, Double::sum);
+    }
+    return millis;
   }
 
   /** The median of the timed CPU runs, in ms. */

@@ -11,9 +11,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -79,22 +79,10 @@ public final class TpchBenchmark {
   private TpchBenchmark() {}
 
   public static void main(String[] argv) {
-    Args args;
-    try {
-      args = Args.parse(argv);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    QuietLogging.warnOnly();  // Spark's INFO chatter would bury the report
-    SparkSession.Builder builder = SparkSession.builder()
-        .appName("sparkwarp TPC-H benchmark")
-        .config("spark.plugins", PluginStatus.PLUGIN)
-        .config("spark.warp.backend", args.backend())
-        .config("spark.warp.explain", "NONE");  // no per-query explain trees between the table's rows
-    if (!new SparkConf().contains("spark.master")) builder.master("local[*]");
-    SparkSession spark = builder.getOrCreate();
+    Args args = ExampleSession.argsOrExit(Args::parse, argv);
+    // no per-query explain trees between the table's rows
+    SparkSession spark = ExampleSession.start("sparkwarp TPC-H benchmark", args.backend(),
+        Map.of("spark.warp.explain", "NONE"));
     boolean matched;
     try {
       BenchmarkResults results = run(spark, args, System.out);
@@ -125,7 +113,7 @@ public final class TpchBenchmark {
       CpuGpuRun run = CpuGpuRun.run(spark, query, WARM_UPS, args.repetitions());
       QueryResult result = new QueryResult(query.name(), run.cpuMillis(), run.cpuMedian(), run.gpuMillis(),
           run.gpuMedian(), run.cpuMedian() / run.gpuMedian(), run.matched(), run.rows(),
-          run.gpuOperators());
+          run.gpuOperators(), run.gpuOperatorMillis());
       out.printf("%-40s %10.0f %10.0f %7.2fx %s%n", abbreviate(query.name()), result.cpuMedianMillis(),
           result.gpuMedianMillis(), result.speedUp(), result.matched() ? "match" : "DIFFER");
       queries.add(result);

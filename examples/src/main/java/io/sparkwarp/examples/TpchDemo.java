@@ -5,10 +5,10 @@ import io.sparkwarp.examples.tpch.TpchTables;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
-import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -54,22 +54,8 @@ public final class TpchDemo {
   private TpchDemo() {}
 
   public static void main(String[] argv) {
-    Args args;
-    try {
-      args = Args.parse(argv);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    QuietLogging.warnOnly();  // Spark's INFO chatter would bury the report
-    SparkSession.Builder builder = SparkSession.builder()
-        .appName("sparkwarp TPC-H demo")
-        .config("spark.plugins", PluginStatus.PLUGIN)
-        .config("spark.warp.backend", args.backend());
-    // spark-submit sets the master; a plain `java` run gets all local cores
-    if (!new SparkConf().contains("spark.master")) builder.master("local[*]");
-    SparkSession spark = builder.getOrCreate();
+    Args args = ExampleSession.argsOrExit(Args::parse, argv);
+    SparkSession spark = ExampleSession.start("sparkwarp TPC-H demo", args.backend(), Map.of());
     Configurator.setLevel("io.sparkwarp", Level.INFO);  // the plugin's own log (its explain output) stays
     boolean matched;
     try {

@@ -60,6 +60,11 @@ class TpchBenchmarkTest {
       // onto the GPU by its Parquet scan, or by an upload after an exchange or a CPU scan
       assertTrue((q.gpuOperators().contains("GpuParquetScanExec") || q.gpuOperators().contains("HostToGpuExec"))
           && q.gpuOperators().contains("GpuFilterExec"), q.name() + ": " + q.gpuOperators());
+      // every operator with a timing metric is timed, and the filter did some work
+      assertTrue(q.gpuOperators().containsAll(q.gpuOperatorMillis().keySet()), q.name() + ": " + q.gpuOperatorMillis());
+      assertTrue(q.gpuOperatorMillis().values().stream().allMatch(ms -> ms >= 0), q.name() + ": "
+          + q.gpuOperatorMillis());
+      assertTrue(q.gpuOperatorMillis().getOrDefault("GpuFilterExec", 0.0) > 0, q.name() + ": " + q.gpuOperatorMillis());
     }
     for (QueryResult join : results.queries().subList(1, 3)) {
       assertTrue(join.gpuOperators().stream().anyMatch(op -> op.endsWith("HashJoinExec")),

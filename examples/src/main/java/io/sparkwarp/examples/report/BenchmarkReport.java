@@ -95,12 +95,41 @@ public final class BenchmarkReport {
         r.queries().stream().map(QueryResult::cpuMedianMillis).toList(),
         r.queries().stream().map(QueryResult::gpuMedianMillis).toList()), outDir.resolve(times));
     md.append(String.format("%n![speed-up per query](%s)%n%n![time per query](%s)%n%n", speedUps, times));
+    operatorTimes(r, names, prefix, outDir, md);
     md.append("| query | CPU ms | GPU ms | speed-up | answers | GPU operators |\n|---|---|---|---|---|---|\n");
     for (QueryResult q : r.queries()) {
       md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx | %s | %s |%n", q.name(), q.cpuMedianMillis(),
           q.gpuMedianMillis(), q.speedUp(), q.matched() ? "match" : "**differ**",
           q.gpuOperators().isEmpty() ? "none" : String.join(", ", q.gpuOperators())));
     }
+  }
+
+  /**
+   * Per query, the task time of each plugin operator (its timing metrics, summed over tasks), stacked: where a GPU run
+   * spends its time. Left out for results written before operators were timed.
+   */
+  private static void operatorTimes(BenchmarkResults r, List<String> names, String prefix, Path outDir,
+      StringBuilder md) {
+    Map<String, List<Double>> series = new LinkedHashMap<>();
+    r.queries().forEach(q -> q.gpuOperatorMillis().keySet().forEach(op -> series.putIfAbsent(op, new ArrayList<>())));
+    if (series.isEmpty()) return;
+    series.forEach((op, values) -> r.queries().forEach(q -> values.add(q.gpuOperatorMillis().getOrDefault(op, 0.0))));
+    String chart = prefix + "-operators.png";
+    Charts.writePng(Charts.stacked("Task time per plugin operator (GPU run, summed over tasks)", "ms", names,
+        series), outDir.resolve(chart));
+    md.append(String.format("![task time per plugin operator](%s)%n%n", chart));
+    md.append("Task time per plugin operator, ms (GPU time; scan time for the Parquet scan; PCIe transfer time for "
+        + "the transitions), summed over the tasks of the last GPU run:\n\n| query | ")
+        .append(String.join(" | ", series.keySet())).append(" |\n|---|").append("---|".repeat(series.size()))
+        .append('\n');
+    for (int i = 0; i < names.size(); i++) {
+      md.append("| ").append(names.get(i));
+      for (List<Double> values : series.values()) {
+        md.append(String.format(Locale.ROOT, " | %.0f", values.get(i)));
+      }
+      md.append(" |\n");
+    }
+    md.append('\n');
   }
 
   private static void measurements(Measurements m, String prefix, Path outDir, StringBuilder md) {

@@ -2,6 +2,7 @@ package io.sparkwarp.examples.report;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one run of {@code TpchBenchmark} measured, as it is written to and read from JSON: the run's setting, then
@@ -35,9 +36,16 @@ public record BenchmarkResults(double scaleFactor, String backend, String device
    * @param matched whether the answers of the two sides were equal in every run
    * @param rows rows in the answer
    * @param gpuOperators the plugin's operators in the GPU run's executed plan
+   * @param gpuOperatorMillis per plugin operator, the task time its timing metrics counted in the last GPU run
+   *     (summed over tasks, so it may exceed the wall time); empty in files written before it was measured
    */
   public record QueryResult(String name, List<Long> cpuMillis, double cpuMedianMillis, List<Long> gpuMillis,
-      double gpuMedianMillis, double speedUp, boolean matched, int rows, List<String> gpuOperators) {}
+      double gpuMedianMillis, double speedUp, boolean matched, int rows, List<String> gpuOperators,
+      Map<String, Double> gpuOperatorMillis) {
+    public QueryResult {
+      gpuOperatorMillis = gpuOperatorMillis == null ? Map.of() : gpuOperatorMillis;
+    }
+  }
 
   /** What makes two runs' figures comparable: parts of one benchmark split over several calls share it. */
   public record Setting(double scaleFactor, String backend, String device, String master, String sparkVersion,

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.CategoryChart;
@@ -50,6 +51,15 @@ public final class Charts {
     CategoryChart chart = base(title, unit);
     chart.addSeries("measured", names, values);
     chart.addSeries("limit", names, limits);
+    return chart;
+  }
+
+  /** Stacked bars: per query, each series' share (an operator's time), series in the map's order. */
+  public static CategoryChart stacked(String title, String yTitle, List<String> names,
+      Map<String, List<Double>> series) {
+    CategoryChart chart = base(title, yTitle);
+    series.forEach((name, values) -> chart.addSeries(name, names, values));
+    chart.getStyler().setStacked(true);
     return chart;
   }
 

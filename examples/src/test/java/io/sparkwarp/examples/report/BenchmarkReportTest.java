@@ -43,8 +43,12 @@ class BenchmarkReportTest {
     assertTrue(md.contains("| download | 27.5 GB/s | 55 GB/s | 50% |"), md);
     assertTrue(md.contains("| batch rows | 100000000 rows |  |  |"), md);
     assertFalse(md.contains("inactive"), md);
+    // operator times: only the second part measured them; the first part's queries show 0
+    assertTrue(md.contains("| query | HostToGpuExec | GpuFilterExec |"), md);
+    assertTrue(md.contains("| Q3 | 0 | 0 |"), md);
+    assertTrue(md.contains("| Q14 | 42 | 7 |"), md);
 
-    for (String chart : List.of("tpch-fixture-speedup.png", "tpch-fixture-times.png",
+    for (String chart : List.of("tpch-fixture-speedup.png", "tpch-fixture-times.png", "tpch-fixture-operators.png",
         "measurements-fixture-limits.png")) {
       assertTrue(md.contains("](" + chart + ")"), chart + " is linked from the report");
       BufferedImage image = ImageIO.read(out.resolve("report").resolve(chart).toFile());

@@ -277,6 +277,11 @@ public final class QueryCheck {
           .filter(node -> Arrays.stream(node.split("\\|")).noneMatch(names::contains)).toList();
       assertTrue(missing.isEmpty(), label + ": the GPU plan lacks " + missing + "; it has " + names + "\n"
           + gpu.plan().treeString());
+      // a plugin node reading what neither its children nor it produce is a planning bug ("!" in explain)
+      for (SparkPlan node : PlanNodes.pluginNodes(gpu.plan())) {
+        assertTrue(node.missingInput().isEmpty(), label + ": " + node.nodeName() + " reads missing input "
+            + node.missingInput() + "\n" + gpu.plan().treeString());
+      }
     }
   }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeSet;
+import org.apache.spark.sql.catalyst.expressions.AttributeSet$;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
@@ -51,6 +53,27 @@ public final class GpuHashAggregateExec extends UnaryExec implements GpuExec {
   public Seq<Attribute> output() {
     return CollectionConverters.asScala(
         CollectionConverters.asJava(resultExpressions).stream().map(NamedExpression::toAttribute).toList()).toList();
+  }
+
+  /**
+   * What this node makes rather than reads, as Spark's aggregates declare it, so the plan does not flag the
+   * aggregates' results and buffers as missing input ("!" in explain).
+   */
+  @Override
+  public AttributeSet producedAttributes() {
+    List<Expression> produced = new ArrayList<>(CollectionConverters.asJava(aggregateAttributes));
+    List<NamedExpression> grouping = CollectionConverters.asJava(groupingExpressions);
+    for (NamedExpression result : CollectionConverters.asJava(resultExpressions)) {
+      if (!grouping.contains(result)) produced.add(result.toAttribute());
+    }
+    List<Attribute> childOutput = CollectionConverters.asJava(child().output());
+    for (AggregateExpression e : CollectionConverters.asJava(aggregateExpressions)) {
+      produced.addAll(CollectionConverters.asJava(e.aggregateFunction().aggBufferAttributes()));
+      for (Attribute input : CollectionConverters.asJava(e.aggregateFunction().inputAggBufferAttributes())) {
+        if (!childOutput.contains(input)) produced.add(input);
+      }
+    }
+    return AttributeSet$.MODULE$.apply(CollectionConverters.asScala(produced));
   }
 
   @Override

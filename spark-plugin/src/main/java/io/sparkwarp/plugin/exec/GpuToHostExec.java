@@ -65,10 +65,11 @@ public final class GpuToHostExec extends UnaryExec {
     @Override
     public ColumnarBatch next() {
       closeCurrent();
+      ColumnarBatch next = input.next();  // the input's own work is not this download's time
       long start = System.nanoTime();
       List<FieldVector> vectors;
       int n;
-      try (DeviceBatch batch = DeviceBatches.unwrap(input.next());
+      try (DeviceBatch batch = DeviceBatches.unwrap(next);
           ArrowDownload download = ArrowDownload.begin(gpu.backend(), batch, names, gpu.hostAllocator(),
               gpu.stream())) {
         vectors = download.complete();
