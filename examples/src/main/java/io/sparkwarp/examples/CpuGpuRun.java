@@ -26,11 +26,14 @@ import scala.jdk.javaapi.CollectionConverters;
  * @param gpuOperators the plugin's operators in that plan, by simple class name, each once, in plan order
  * @param gpuOperatorMillis per plugin operator (by simple class name, in plan order) the task time its timing metrics
  *     counted in the last GPU run, summed over its nodes and tasks: GPU time, scan time or PCIe transfer time
+ * @param gpuTimingMillis every timing metric of the plugin's operators in the last GPU run ("operator.metric", ms
+ *     summed over nodes and tasks), parts such as the scan's wait for reads included: what a slow run waited for
  * @param matched whether every GPU answer, warm-ups included, equalled the CPU answer of its repetition
  * @param rows rows in the answer
  */
 public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMillis, String gpuPlan,
-    List<String> gpuOperators, Map<String, Double> gpuOperatorMillis, boolean matched, int rows) {
+    List<String> gpuOperators, Map<String, Double> gpuOperatorMillis, Map<String, Double> gpuTimingMillis,
+    boolean matched, int rows) {
   /** The plugin's timing metrics (nanoseconds): what an operator's own work took, without its input's. */
   static final List<String> TIMING_METRICS = List.of("gpuTime", "transferTime");
 
@@ -64,21 +67,38 @@ public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMil
     List<String> operators = PlanNodes.pluginNodes(gpu.plan()).stream().map(node -> node.getClass().getSimpleName())
         .distinct().toList();
     return new CpuGpuRun(query, cpuMillis, gpuMillis, gpu.plan().treeString(), operators, operatorMillis(gpu.plan()),
-        matched, gpu.rows().size());
+        timingMillis(gpu.plan()), matched, gpu.rows().size());
   }
 
   /** The task time of each plugin operator in an executed plan; a node reached twice (a reused exchange) counts once. */
   static Map<String, Double> operatorMillis(SparkPlan plan) {
     Map<String, Double> millis = new LinkedHashMap<>();
-    Set<SparkPlan> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (SparkPlan node : PlanNodes.pluginNodes(plan)) {
-      if (!seen.add(node)) continue;
+    for (SparkPlan node : distinctPluginNodes(plan)) {
       Map<String, SQLMetric> metrics = CollectionConverters.asJava(node.metrics());
       long nanos = TIMING_METRICS.stream().filter(metrics::containsKey)
           .mapToLong(name -> Math.max(0, metrics.get(name).value())).sum();
       millis.merge(node.getClass().getSimpleName(), nanos / 1e6, Double::sum);
     }
     return millis;
+  }
+
+  /** Every nanosecond timing metric of the plugin's nodes, as "operator.metric" to ms. */
+  static Map<String, Double> timingMillis(SparkPlan plan) {
+    Map<String, Double> millis = new LinkedHashMap<>();
+    for (SparkPlan node : distinctPluginNodes(plan)) {
+      CollectionConverters.asJava(node.metrics()).forEach((name, metric) -> {
+        if (metric.metricType().equals("nsTiming")) {
+          millis.merge(node.getClass().getSimpleName() + "." + name, Math.max(0, metric.value()) / 1e6, Double::sum);
+        }
+      });
+    }
+    return millis;
+  }
+
+  /** The plugin's nodes, each once: a reused exchange reaches the same nodes twice. */
+  private static List<SparkPlan> distinctPluginNodes(SparkPlan plan) {
+    Set<SparkPlan> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    return PlanNodes.pluginNodes(plan).stream().filter(seen::add).toList();
   }
 
   /** The median of the timed CPU runs, in ms. */

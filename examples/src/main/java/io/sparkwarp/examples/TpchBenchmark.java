@@ -113,7 +113,7 @@ public final class TpchBenchmark {
       CpuGpuRun run = CpuGpuRun.run(spark, query, WARM_UPS, args.repetitions());
       QueryResult result = new QueryResult(query.name(), run.cpuMillis(), run.cpuMedian(), run.gpuMillis(),
           run.gpuMedian(), run.cpuMedian() / run.gpuMedian(), run.matched(), run.rows(),
-          run.gpuOperators(), run.gpuOperatorMillis());
+          run.gpuOperators(), run.gpuOperatorMillis(), run.gpuTimingMillis());
       out.printf("%-40s %10.0f %10.0f %7.2fx %s%n", abbreviate(query.name()), result.cpuMedianMillis(),
           result.gpuMedianMillis(), result.speedUp(), result.matched() ? "match" : "DIFFER");
       queries.add(result);

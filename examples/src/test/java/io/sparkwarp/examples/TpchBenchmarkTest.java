@@ -65,6 +65,16 @@ class TpchBenchmarkTest {
       assertTrue(q.gpuOperatorMillis().values().stream().allMatch(ms -> ms >= 0), q.name() + ": "
           + q.gpuOperatorMillis());
       assertTrue(q.gpuOperatorMillis().getOrDefault("GpuFilterExec", 0.0) > 0, q.name() + ": " + q.gpuOperatorMillis());
+      assertTrue(q.gpuTimingMillis().getOrDefault("GpuFilterExec.gpuTime", 0.0) > 0, q.name() + ": "
+          + q.gpuTimingMillis());
+      if (q.gpuOperators().contains("GpuParquetScanExec")) {
+        // the scan's parts are timed, and they lie within its time
+        double parts = q.gpuTimingMillis().get("GpuParquetScanExec.readWaitTime")
+            + q.gpuTimingMillis().get("GpuParquetScanExec.deviceWaitTime")
+            + q.gpuTimingMillis().get("GpuParquetScanExec.decodeTime");
+        assertTrue(q.gpuTimingMillis().get("GpuParquetScanExec.decodeTime") > 0, q.name() + ": " + q.gpuTimingMillis());
+        assertTrue(parts <= q.gpuOperatorMillis().get("GpuParquetScanExec") + 1, q.name() + ": " + q.gpuTimingMillis());
+      }
     }
     for (QueryResult join : results.queries().subList(1, 3)) {
       assertTrue(join.gpuOperators().stream().anyMatch(op -> op.endsWith("HashJoinExec")),

@@ -53,6 +53,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private long uploadedBytes;
   /** The split the last batch came from. */
   private int lastSplit = -1;
+  /** Nanoseconds {@link #next()} waited for its batch's reads, for admission, and uploaded and decoded. */
+  private long readWaitNanos;
+  private long deviceWaitNanos;
+  private long decodeNanos;
 
   public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
       List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
@@ -82,7 +86,9 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   public DeviceBatch next() {
     if (!hasNext()) throw new NoSuchElementException();
     if (pending == null) pending = gatherLater(plans.get(nextPlan));
+    long start = System.nanoTime();
     Gathered current = await(pending);
+    readWaitNanos += System.nanoTime() - start;
     lastSplit = current.plan().split();
     nextPlan++;
     pending = nextPlan < plans.size() ? gatherLater(plans.get(nextPlan)) : null;
@@ -200,7 +206,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private DeviceBatch decode(Gathered g) {
     Plan plan = g.plan();
     BatchTables tables = g.tables();
+    long start = System.nanoTime();
     beforeDeviceWork.run();
+    long admitted = System.nanoTime();
+    deviceWaitNanos += admitted - start;
     try (DeviceBuffer input = backend.allocate(g.read().bytes(), stream);
         DeviceBuffer pages = backend.allocate(tables.pagesBytes(), stream)) {
       backend.copyHostToDevice(g.read().block().address(), input, 0, g.read().bytes(), stream);
@@ -224,6 +233,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
           }
         }
         stream.synchronize();  // the pages buffer is freed next
+        decodeNanos += System.nanoTime() - admitted;
         return new DeviceBatch(out, (int) plan.rows());
       } catch (RuntimeException e) {
         Closeables.closeAll(out);
@@ -262,6 +272,21 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   /** Compressed bytes this reader has uploaded: its batches cross PCIe as the files store them. */
   public long uploadedBytes() {
     return uploadedBytes;
+  }
+
+  /** Nanoseconds so far that {@link #next()} waited for file reads (and page header parsing) to finish. */
+  public long readWaitNanos() {
+    return readWaitNanos;
+  }
+
+  /** Nanoseconds so far spent waiting before device work (the task's admission to the device). */
+  public long deviceWaitNanos() {
+    return deviceWaitNanos;
+  }
+
+  /** Nanoseconds so far spent uploading, decompressing and decoding, until the device finished. */
+  public long decodeNanos() {
+    return decodeNanos;
   }
 
   /** Waits for a batch still being gathered and frees it. */

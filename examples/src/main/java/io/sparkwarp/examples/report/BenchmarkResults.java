@@ -38,12 +38,15 @@ public record BenchmarkResults(double scaleFactor, String backend, String device
    * @param gpuOperators the plugin's operators in the GPU run's executed plan
    * @param gpuOperatorMillis per plugin operator, the task time its timing metrics counted in the last GPU run
    *     (summed over tasks, so it may exceed the wall time); empty in files written before it was measured
+   * @param gpuTimingMillis every timing metric of the plugin's operators in the last GPU run, "operator.metric" to
+   *     ms summed over tasks (the parts of a scan's time among them); empty in files written before
    */
   public record QueryResult(String name, List<Long> cpuMillis, double cpuMedianMillis, List<Long> gpuMillis,
       double gpuMedianMillis, double speedUp, boolean matched, int rows, List<String> gpuOperators,
-      Map<String, Double> gpuOperatorMillis) {
+      Map<String, Double> gpuOperatorMillis, Map<String, Double> gpuTimingMillis) {
     public QueryResult {
       gpuOperatorMillis = gpuOperatorMillis == null ? Map.of() : gpuOperatorMillis;
+      gpuTimingMillis = gpuTimingMillis == null ? Map.of() : gpuTimingMillis;
     }
   }
 

@@ -49,6 +49,9 @@ public final class Charts {
   public static CategoryChart againstLimits(String title, String unit, List<String> names, List<Double> values,
       List<Double> limits) {
     CategoryChart chart = base(title, unit);
+    // a measurement's name may explain itself in parentheses; the report's table keeps that, the axis cannot
+    names = names.stream().map(n -> n.replaceFirst(" \\(.*\\)$", "")).toList();
+    chart.getStyler().setXAxisLabelRotation(20);
     chart.addSeries("measured", names, values);
     chart.addSeries("limit", names, limits);
     return chart;
@@ -60,6 +63,7 @@ public final class Charts {
     CategoryChart chart = base(title, yTitle);
     series.forEach((name, values) -> chart.addSeries(name, names, values));
     chart.getStyler().setStacked(true);
+    chart.getStyler().setLegendPosition(LegendPosition.OutsideE);  // the stacks fill the plot's height
     return chart;
   }
 

@@ -17,6 +17,10 @@ public final class GpuMetrics {
   public static final String GPU_TIME = "gpuTime";
   public static final String TRANSFER_BYTES = "transferBytes";
   public static final String TRANSFER_TIME = "transferTime";
+  public static final String GATHER_TIME = "gatherTime";
+  public static final String READ_WAIT = "readWaitTime";
+  public static final String DEVICE_WAIT = "deviceWaitTime";
+  public static final String DECODE_TIME = "decodeTime";
   public static final String MATCHES = "numMatches";
   public static final String NAIVE_PROBES = "naiveProbes";
   public static final String PUSH_DOWN_PROBES = "pushDownProbes";
@@ -55,6 +59,14 @@ public final class GpuMetrics {
     return m;
   }
 
+  /** What an upload reports: the transfer metrics plus the time gathering its input into pinned memory. */
+  static Map<String, SQLMetric> upload(SparkContext sc) {
+    Map<String, SQLMetric> m = transfer(sc);
+    m.put(GATHER_TIME, SQLMetrics.createNanoTimingMetric(sc, "time gathering rows (their producers' time included)",
+        -1));
+    return m;
+  }
+
   /**
    * What a GPU scan reports: rows, batches, the time its task spent producing batches (reads it waited for,
    * decompression and decoding), and the compressed bytes it uploaded.
@@ -63,6 +75,10 @@ public final class GpuMetrics {
     Map<String, SQLMetric> m = counts(sc);
     m.put(GPU_TIME, SQLMetrics.createNanoTimingMetric(sc, "scan time", -1));
     m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "compressed bytes uploaded", -1));
+    // the scan time's parts: which of reading, admission and the device a slow scan waits for
+    m.put(READ_WAIT, SQLMetrics.createNanoTimingMetric(sc, "scan time waiting for file reads", -1));
+    m.put(DEVICE_WAIT, SQLMetrics.createNanoTimingMetric(sc, "scan time waiting for device admission", -1));
+    m.put(DECODE_TIME, SQLMetrics.createNanoTimingMetric(sc, "scan time uploading and decoding", -1));
     return m;
   }
 

@@ -25,7 +25,7 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
   private final long targetBytes;
 
   public HostToGpuExec(SparkPlan child, int targetRows, long targetBytes) {
-    super(child, GpuMetrics.transfer(child.sparkContext()));
+    super(child, GpuMetrics.upload(child.sparkContext()));
     this.targetRows = targetRows;
     this.targetBytes = targetBytes;
   }
@@ -38,7 +38,7 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     int rows = targetRows;
     long bytes = targetBytes;
     Metrics metrics = new Metrics(metric(GpuMetrics.OUTPUT_ROWS), metric(GpuMetrics.OUTPUT_BATCHES),
-        metric(GpuMetrics.TRANSFER_BYTES), metric(GpuMetrics.TRANSFER_TIME));
+        metric(GpuMetrics.TRANSFER_BYTES), metric(GpuMetrics.TRANSFER_TIME), metric(GpuMetrics.GATHER_TIME));
     if (child.supportsColumnar()) {
       return Partitions.map(child.executeColumnar(), input -> new Uploads(schema, timeZone, output, metrics) {
         @Override
@@ -60,7 +60,7 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
   }
 
   /** The metrics a partition updates; serialisable with the closure. */
-  private record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric bytes, SQLMetric time)
+  private record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric bytes, SQLMetric time, SQLMetric gatherTime)
       implements java.io.Serializable {}
 
   /** Gathers and uploads one device batch per {@link #next()}. */
@@ -93,7 +93,9 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     private ColumnarBatch uploadNext() {
       TaskGpu gpu = TaskGpu.get();
       try (HostBatchBuilder builder = new HostBatchBuilder(schema, timeZone, gpu.hostAllocator())) {
+        long gatherStart = System.nanoTime();
         more = gather(builder);
+        metrics.gatherTime().add(System.nanoTime() - gatherStart);
         try (VectorSchemaRoot root = builder.take()) {
           if (root == null) return null;
           gpu.acquireDevice();  // only now: gathering on the host needs no GPU place

@@ -48,7 +48,8 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
       implements Serializable {}
 
   /** What a partition reports. */
-  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded) implements Serializable {}
+  record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded, SQLMetric readWait,
+      SQLMetric deviceWait, SQLMetric decode) implements Serializable {}
 
   ParquetScanRDD(org.apache.spark.SparkContext sc, Partition[] filePartitions, List<List<FileSplit>> splits,
       Broadcast<SerializableConfiguration> conf, List<ScanColumn> columns, ScanSettings settings,
@@ -87,8 +88,14 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
         long start = System.nanoTime();
         if (!reader.hasNext()) return null;
         long uploaded = reader.uploadedBytes();
+        long readWait = reader.readWaitNanos();
+        long deviceWait = reader.deviceWaitNanos();
+        long decode = reader.decodeNanos();
         DeviceBatch batch = reader.next();
         metrics.uploaded().add(reader.uploadedBytes() - uploaded);
+        metrics.readWait().add(reader.readWaitNanos() - readWait);
+        metrics.deviceWait().add(reader.deviceWaitNanos() - deviceWait);
+        metrics.decode().add(reader.decodeNanos() - decode);
         if (!partitionColumns.schema().isEmpty()) {
           batch = PartitionConstants.append(batch, partitionColumns.values().get(split.index()).get(reader.lastSplit()),
               partitionColumns.schema(), partitionColumns.timeZone(), gpu);
