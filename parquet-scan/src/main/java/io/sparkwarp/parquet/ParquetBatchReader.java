@@ -15,13 +15,18 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.compat.RowGroupFilter;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -29,6 +34,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.PrimitiveType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the splits of one Spark partition as device batches. Per split, the footer's row groups whose midpoint lies
@@ -38,6 +45,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * device. Not thread-safe: one task's iterator.
  */
 public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ParquetBatchReader.class);
   private final Backend backend;
   private final DeviceStream stream;
   private final Configuration conf;
@@ -57,6 +65,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private long readWaitNanos;
   private long deviceWaitNanos;
   private long decodeNanos;
+  /** Row groups of the splits that pruning left out. */
+  private long skippedRowGroups;
 
   public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
       List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
@@ -104,12 +114,16 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       FileSplit split = splits.get(index);
       Path file = new Path(java.net.URI.create(split.path()));
       ParquetMetadata footer;
-      try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf),
-          HadoopReadOptions.builder(conf).withRange(split.start(), split.start() + split.length()).build())) {
+      List<BlockMetaData> blocks;
+      ParquetReadOptions options = HadoopReadOptions.builder(conf)
+          .withRange(split.start(), split.start() + split.length()).build();
+      try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf), options)) {
         footer = reader.getFooter();
+        blocks = prune(reader, options, file);
       } catch (IOException | RuntimeException e) {
         throw new CorruptParquetException("cannot read the footer of parquet file " + file + ": " + e.getMessage(), e);
       }
+      skippedRowGroups += footer.getBlocks().size() - blocks.size();
       List<ColumnDescriptor> descriptors;
       try {
         descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, settings.caseSensitive());
@@ -124,7 +138,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       List<BlockMetaData> group = new ArrayList<>();
       long bytes = 0;
       long rows = 0;
-      for (BlockMetaData block : footer.getBlocks()) {
+      for (BlockMetaData block : blocks) {
         long blockBytes = 0;
         for (ColumnDescriptor d : descriptors) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
         if (!group.isEmpty() && (bytes + blockBytes > Math.min(settings.batchBytes(), ScanSupport.MAX_BATCH_BYTES - 1)
@@ -141,6 +155,28 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       if (!group.isEmpty()) out.add(new Plan(index, file, group, descriptors, specs, rows));
     }
     return out;
+  }
+
+  /**
+   * The split's row groups that may hold rows the scan's filter keeps, by the levels the file's read options enable
+   * (statistics, dictionaries, bloom filters: parquet-mr's own pruning, as Spark's reader uses it). Pruning only
+   * saves work, so a filter that cannot be built for this file reads every row group.
+   */
+  private List<BlockMetaData> prune(ParquetFileReader reader, ParquetReadOptions options, Path file) {
+    List<BlockMetaData> all = reader.getFooter().getBlocks();
+    Optional<FilterPredicate> predicate;
+    try {
+      predicate = settings.rowGroups().forFile(reader.getFooter().getFileMetaData().getSchema());
+    } catch (RuntimeException e) {
+      LOG.debug("no row group pruning for {}", file, e);
+      return all;
+    }
+    if (predicate.isEmpty() || all.isEmpty()) return all;
+    List<RowGroupFilter.FilterLevel> levels = new ArrayList<>();
+    if (options.useStatsFilter()) levels.add(RowGroupFilter.FilterLevel.STATISTICS);
+    if (options.useDictionaryFilter()) levels.add(RowGroupFilter.FilterLevel.DICTIONARY);
+    if (options.useBloomFilter()) levels.add(RowGroupFilter.FilterLevel.BLOOMFILTER);
+    return RowGroupFilter.filterRowGroups(levels, FilterCompat.get(predicate.get()), all, reader);
   }
 
   private Future<Gathered> gatherLater(Plan plan) {
@@ -287,6 +323,11 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   /** Nanoseconds so far spent uploading, decompressing and decoding, until the device finished. */
   public long decodeNanos() {
     return decodeNanos;
+  }
+
+  /** Row groups left out so far because the scan's filter excludes their rows (known once planned). */
+  public long skippedRowGroups() {
+    return skippedRowGroups;
   }
 
   /** Waits for a batch still being gathered and frees it. */

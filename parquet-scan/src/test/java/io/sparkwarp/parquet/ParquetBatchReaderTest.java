@@ -105,7 +105,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
   /** Every row of the splits' batches, downloaded, values as TestFiles keeps them. */
   private List<Object[]> read(List<FileSplit> splits) {
     List<Object[]> rows = new ArrayList<>();
-    ScanSettings settings = new ScanSettings(1 + rnd.nextInt(400_000), 4, true);
+    ScanSettings settings = new ScanSettings(1 + rnd.nextInt(400_000), 4, true, RowGroupPredicate.NONE);
     List<String> names = TestFiles.COLUMNS.stream().map(ScanColumn::name).toList();
     try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, TestFiles.COLUMNS, settings,
         () -> { })) {

@@ -21,6 +21,7 @@ public final class GpuMetrics {
   public static final String READ_WAIT = "readWaitTime";
   public static final String DEVICE_WAIT = "deviceWaitTime";
   public static final String DECODE_TIME = "decodeTime";
+  public static final String SKIPPED_ROW_GROUPS = "skippedRowGroups";
   public static final String MATCHES = "numMatches";
   public static final String NAIVE_PROBES = "naiveProbes";
   public static final String PUSH_DOWN_PROBES = "pushDownProbes";
@@ -79,6 +80,7 @@ public final class GpuMetrics {
     m.put(READ_WAIT, SQLMetrics.createNanoTimingMetric(sc, "scan time waiting for file reads", -1));
     m.put(DEVICE_WAIT, SQLMetrics.createNanoTimingMetric(sc, "scan time waiting for device admission", -1));
     m.put(DECODE_TIME, SQLMetrics.createNanoTimingMetric(sc, "scan time uploading and decoding", -1));
+    m.put(SKIPPED_ROW_GROUPS, SQLMetrics.createMetric(sc, "row groups skipped by the pushed filters"));
     return m;
   }
 

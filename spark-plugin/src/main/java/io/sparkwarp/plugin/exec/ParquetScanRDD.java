@@ -49,7 +49,7 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
 
   /** What a partition reports. */
   record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded, SQLMetric readWait,
-      SQLMetric deviceWait, SQLMetric decode) implements Serializable {}
+      SQLMetric deviceWait, SQLMetric decode, SQLMetric skippedRowGroups) implements Serializable {}
 
   ParquetScanRDD(org.apache.spark.SparkContext sc, Partition[] filePartitions, List<List<FileSplit>> splits,
       Broadcast<SerializableConfiguration> conf, List<ScanColumn> columns, ScanSettings settings,
@@ -86,7 +86,10 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
       @Override
       protected ColumnarBatch computeNext() {
         long start = System.nanoTime();
-        if (!reader.hasNext()) return null;
+        long skipped = reader.skippedRowGroups();
+        boolean more = reader.hasNext();  // plans the splits the first time: pruning happens here
+        metrics.skippedRowGroups().add(reader.skippedRowGroups() - skipped);
+        if (!more) return null;
         long uploaded = reader.uploadedBytes();
         long readWait = reader.readWaitNanos();
         long deviceWait = reader.deviceWaitNanos();

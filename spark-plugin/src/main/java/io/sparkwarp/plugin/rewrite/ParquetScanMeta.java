@@ -1,7 +1,9 @@
 package io.sparkwarp.plugin.rewrite;
 
 import io.sparkwarp.parquet.ScanColumn;
+import io.sparkwarp.parquet.RowGroupPredicate;
 import io.sparkwarp.parquet.ScanSettings;
+import io.sparkwarp.plugin.exec.PushedParquetFilters;
 import io.sparkwarp.parquet.ScanSupport;
 import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.exec.GpuParquetScanExec;
@@ -18,6 +20,7 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.internal.SQLConf;
+import scala.jdk.javaapi.CollectionConverters;
 import org.apache.spark.sql.types.StructField;
 
 /**
@@ -90,7 +93,9 @@ final class ParquetScanMeta extends ExecMeta {
   @Override
   protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
     WarpConf conf = context.conf();
+    RowGroupPredicate rowGroups = PushedParquetFilters.of(CollectionConverters.asJava(scan.pushedDownFilters()),
+        SQLConf.get());
     return new GpuParquetScanExec(scan, columns, new ScanSettings(conf.get(WarpConf.PARQUET_BATCH_BYTES),
-        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis()));
+        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups));
   }
 }

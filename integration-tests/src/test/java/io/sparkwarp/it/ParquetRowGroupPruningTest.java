@@ -1,0 +1,90 @@
+package io.sparkwarp.it;
+
+import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
+import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.examples.PlanNodes;
+import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.SharedSpark;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The GPU scan skips the row groups Spark's reader skips: Spark's pushed filters, turned into parquet-mr predicates
+ * per file, against row group statistics, dictionaries and bloom filters. Over a file sorted by id in many small
+ * row groups, a selective filter must read few of them, and the answer must stay Spark's (pruning only ever drops
+ * row groups without a matching row; the filter itself still runs).
+ */
+class ParquetRowGroupPruningTest extends GpuTestBase {
+  private static final int ROWS = 200_000;
+
+  @BeforeAll
+  static void writeSortedFile() {
+    String path = SharedSpark.scratchDir().resolve("tables").resolve("pq_sorted").toString();
+    spark().range(0, ROWS, 1, 1)
+        .selectExpr("id", "cast(id % 1000 AS int) AS small", "concat('k', cast(id DIV 5000 AS string)) AS bucket",
+            "date_add(DATE '2020-01-01', cast(id DIV 1000 AS int)) AS day", "cast(id AS decimal(12, 2)) AS amount",
+            "CASE WHEN id % 7 = 0 THEN NULL ELSE id END AS sparse")
+        .write().mode("overwrite").options(Map.of("compression", "snappy", "parquet.block.size", "65536",
+            "parquet.page.size", "8192"))
+        .parquet(path);
+    spark().read().parquet(path).createOrReplaceTempView("pq_sorted");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT * FROM pq_sorted WHERE id < 1000",
+      "SELECT id, bucket FROM pq_sorted WHERE id BETWEEN 150000 AND 150100",
+      "SELECT id FROM pq_sorted WHERE id IN (5, 123456, 199999)",
+      "SELECT count(*) FROM pq_sorted WHERE bucket = 'k17'",
+      "SELECT id, day FROM pq_sorted WHERE day = DATE '2020-03-01'",
+      "SELECT sum(amount) FROM pq_sorted WHERE amount >= 199000",
+      "SELECT id FROM pq_sorted WHERE sparse IS NULL AND id > 190000",
+      "SELECT * FROM pq_sorted WHERE id < 0",
+      "SELECT id FROM pq_sorted WHERE bucket LIKE 'k3%' AND id < 20000"})
+  void selectiveFiltersReadFewRowGroups(String sql) {
+    query(sql).gpuNodes(PARQUET_SCAN).matchesCpu();
+    long total = rowGroups("SELECT id FROM pq_sorted", Map.of());
+    long skipped = skippedRowGroups(sql, Map.of());
+    assertTrue(total >= 10, "the file should hold many row groups, has " + total);
+    assertTrue(skipped > total / 2, sql + ": skipped only " + skipped + " of " + total + " row groups");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"spark.sql.parquet.filterPushdown", "spark.sql.parquet.filterPushdown.date"})
+  void pushDownSwitchedOffReadsEverything(String setting) {
+    String sql = "SELECT id FROM pq_sorted WHERE day = DATE '2020-03-01'";
+    query(sql).gpuNodes(PARQUET_SCAN, GPU_TO_HOST).conf(setting, "false").matchesCpu();
+    assertEquals(0, skippedRowGroups(sql, Map.of(setting, "false")), setting + "=false");
+  }
+
+  /** The row groups the GPU scan skipped in a run of {@code sql}. */
+  private static long skippedRowGroups(String sql, Map<String, String> settings) {
+    return scanMetric(sql, settings, "skippedRowGroups");
+  }
+
+  /** Row groups the query read: its batches, one per row group at a batch size of one byte. */
+  private static long rowGroups(String sql, Map<String, String> settings) {
+    return withConf(Map.of("spark.warp.parquet.batchBytes", "1"), () -> scanMetric(sql, settings,
+        "numOutputBatches"));
+  }
+
+  private static long scanMetric(String sql, Map<String, String> settings, String metric) {
+    Map<String, String> gpu = new java.util.HashMap<>(settings);
+    gpu.put("spark.warp.enabled", "true");
+    return withConf(gpu, () -> {
+      Dataset<Row> result = spark().sql(sql);
+      result.collectAsList();
+      SparkPlan scan = PlanNodes.all(result.queryExecution().executedPlan()).stream()
+          .filter(n -> n.getClass().getSimpleName().equals("GpuParquetScanExec")).findFirst().orElseThrow();
+      return scan.metrics().apply(metric).value();
+    });
+  }
+}
