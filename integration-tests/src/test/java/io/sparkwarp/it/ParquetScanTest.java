@@ -33,6 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The GPU Parquet scan against Spark's own reader, row for row, over files Spark writes: every codec the device
+ * decompresses and every codec its reader threads decompress (named in the plan, or the scan stays on Spark's
+ * reader when they may not),
  * decompresses, dictionary on and off, page v1 and v2 ({@code parquet.writer.version}), nulls, every supported type,
  * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group,
  * partition columns (appended per file). What it cannot read stays on Spark's reader with the reason; a flipped bit
@@ -40,8 +42,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ParquetScanTest extends GpuTestBase {
   static Stream<Arguments> shapes() {
-    return Stream.of("snappy", "uncompressed").flatMap(codec -> Stream.of(true, false).flatMap(dictionary ->
-        Stream.of("PARQUET_1_0", "PARQUET_2_0").map(version -> Arguments.of(codec, dictionary, version))));
+    Stream<Arguments> deviceCodecs = Stream.of("snappy", "uncompressed").flatMap(codec -> Stream.of(true, false)
+        .flatMap(dictionary -> Stream.of("PARQUET_1_0", "PARQUET_2_0")
+            .map(version -> Arguments.of(codec, dictionary, version))));
+    // decompressed by the reader threads, decoded by the device like any other page
+    Stream<Arguments> hostCodecs = Stream.of("gzip", "zstd", "lz4", "lz4_raw").flatMap(codec -> Stream.of(true, false)
+        .map(dictionary -> Arguments.of(codec, dictionary, "PARQUET_1_0")));
+    return Stream.concat(deviceCodecs, hostCodecs);
   }
 
   @ParameterizedTest(name = "{0}, dictionary {1}, {2}")
@@ -89,6 +96,18 @@ class ParquetScanTest extends GpuTestBase {
     assertTrue(nodes.contains(PARQUET_SCAN), plan.treeString());
     assertFalse(nodes.contains(HOST_TO_GPU), "a transition between the scan and the filter:\n"
         + plan.treeString());
+  }
+
+  @Test
+  void hostCodecsAreNamedInThePlanOrLeftToSpark() {
+    TestTables.allTypes(500, false).parquetView(spark(), "pq_zstd", Map.of("compression", "zstd"));
+    String plan = gpuPlan("SELECT * FROM pq_zstd").treeString();
+    assertTrue(plan.contains("[ZSTD] pages decompressed by CPU reader threads"), plan);
+    String filter = "SELECT * FROM pq_zstd WHERE int_a > 0";
+    query(filter).conf("spark.warp.parquet.hostCodecs", "GZIP").gpuNodes(HOST_TO_GPU, FILTER)
+        .fallsBack("FileSourceScanExec", "codec ZSTD is not decompressed by the GPU scan");
+    query(filter).conf("spark.warp.parquet.hostCodecs", "").gpuNodes(HOST_TO_GPU, FILTER)
+        .fallsBack("FileSourceScanExec", "reader threads none");
   }
 
   @Test

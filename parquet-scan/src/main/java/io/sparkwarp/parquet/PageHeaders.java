@@ -13,6 +13,7 @@ import org.apache.parquet.format.DictionaryPageHeader;
 import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Walks the page headers of one column chunk in host memory (parquet-format's Thrift reader) and turns each page into
@@ -24,7 +25,7 @@ final class PageHeaders {
   private PageHeaders() {}
 
   /** Where a chunk lies and what it holds. */
-  record Chunk(int column, int rowGroup, long address, long uploadOffset, long length, CompressedBlocks.Codec codec,
+  record Chunk(int column, int rowGroup, long address, long uploadOffset, long length, CompressionCodecName codec,
       boolean bool, long valueCount) {}
 
   /**
@@ -56,7 +57,6 @@ final class PageHeaders {
         throw new CorruptChunkException("a page of " + stored + " bytes past the end of its column chunk");
       }
       if (h.isSetCrc()) verify(bytes, data, stored, h.getCrc());
-      long source = chunk.uploadOffset() + data;
       switch (h.getType()) {
         case DICTIONARY_PAGE -> {
           DictionaryPageHeader d = h.getDictionary_page_header();
@@ -65,7 +65,7 @@ final class PageHeaders {
           }
           if (chunk.bool()) throw new UnsupportedParquetException("a dictionary of booleans");
           long target = out.reservePages(size);
-          out.addBlock(chunk.column(), chunk.rowGroup(), source, stored, target, size, chunk.codec());
+          addPage(out, chunk, data, stored, target, size, true);
           dictionary = table.addDictionary(target, size, Math.max(0, d.getNum_values()));
           out.pageAdded(chunk.column(), chunk.rowGroup());
         }
@@ -76,7 +76,7 @@ final class PageHeaders {
           }
           long n = checkedValues(d.getNum_values(), values, chunk);
           long target = out.reservePages(size);
-          out.addBlock(chunk.column(), chunk.rowGroup(), source, stored, target, size, chunk.codec());
+          addPage(out, chunk, data, stored, target, size, true);
           PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
           table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
           out.pageAdded(chunk.column(), chunk.rowGroup());
@@ -94,10 +94,8 @@ final class PageHeaders {
           long n = checkedValues(d.getNum_values(), values, chunk);
           boolean compressed = !d.isSetIs_compressed() || d.isIs_compressed();
           long target = out.reservePages(size);
-          out.addBlock(chunk.column(), chunk.rowGroup(), source, levels, target, levels,
-              CompressedBlocks.Codec.UNCOMPRESSED);
-          out.addBlock(chunk.column(), chunk.rowGroup(), source + levels, stored - levels, target + levels,
-              size - levels, compressed ? chunk.codec() : CompressedBlocks.Codec.UNCOMPRESSED);
+          addPage(out, chunk, data, levels, target, levels, false);
+          addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
           PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
           table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
           out.pageAdded(chunk.column(), chunk.rowGroup());
@@ -106,6 +104,24 @@ final class PageHeaders {
         default -> {}  // index pages carry nothing the scan needs
       }
       pos = data + stored;
+    }
+  }
+
+  /**
+   * The block that puts {@code stored} bytes at {@code data} of the chunk, {@code size} once decompressed, at
+   * {@code target} of the pages buffer: decompressed by the device (Snappy), copied (uncompressed), or inflated by the
+   * reader thread first (host codecs).
+   */
+  private static void addPage(BatchTables out, Chunk chunk, long data, long stored, long target, long size,
+      boolean compressed) {
+    CompressionCodecName codec = compressed ? chunk.codec() : CompressionCodecName.UNCOMPRESSED;
+    switch (codec) {
+      case UNCOMPRESSED -> out.addBlock(chunk.column(), chunk.rowGroup(), chunk.uploadOffset() + data, stored, target,
+          size, CompressedBlocks.Codec.UNCOMPRESSED);
+      case SNAPPY -> out.addBlock(chunk.column(), chunk.rowGroup(), chunk.uploadOffset() + data, stored, target, size,
+          CompressedBlocks.Codec.SNAPPY);
+      default -> out.addInflatedBlock(chunk.column(), chunk.rowGroup(), codec, chunk.address() + data, stored, target,
+          size);
     }
   }
 

@@ -6,8 +6,8 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.parquet.ColumnSpec;
-import io.sparkwarp.kernels.parquet.CompressedBlocks;
 import io.sparkwarp.kernels.parquet.ParquetDataException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -83,8 +83,19 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private record Plan(int split, Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors,
       List<ColumnSpec> specs, long rows) {}
 
-  /** A plan's column chunks in pinned memory with the tables of their pages. */
-  private record Gathered(Plan plan, ChunkReader.Read read, BatchTables tables) {}
+  /**
+   * A plan's column chunks in pinned memory with the tables of their pages, and the pages of host codecs inflated
+   * (null when there are none).
+   */
+  private record Gathered(Plan plan, ChunkReader.Read read, BatchTables tables, HostBlock inflated)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      try (ChunkReader.Read r = read; HostBlock i = inflated) {
+        // both freed, whatever the other does
+      }
+    }
+  }
 
   @Override
   public boolean hasNext() {
@@ -102,8 +113,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     lastSplit = current.plan().split();
     nextPlan++;
     pending = nextPlan < plans.size() ? gatherLater(plans.get(nextPlan)) : null;
-    try (ChunkReader.Read read = current.read()) {
-      return decode(current);
+    try (Gathered gathered = current) {
+      return decode(gathered);
     }
   }
 
@@ -211,7 +222,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     }
     try {
       int[] maxDefinitions = plan.descriptors().stream().mapToInt(ColumnDescriptor::getMaxDefinitionLevel).toArray();
-      BatchTables tables = new BatchTables(maxDefinitions);
+      BatchTables tables = new BatchTables(maxDefinitions, read.bytes());
       int range = 0;
       for (BlockMetaData block : plan.rowGroups()) {
         for (int c = 0; c < plan.descriptors().size(); c++) {
@@ -232,9 +243,28 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
           }
         }
       }
-      return new Gathered(plan, read, tables);
+      return new Gathered(plan, read, tables, inflate(plan, tables));
     } catch (RuntimeException e) {
       read.close();
+      throw e;
+    }
+  }
+
+  /** Inflates the pages of host codecs into one pinned block (on the prefetch thread); null when there are none. */
+  private HostBlock inflate(Plan plan, BatchTables tables) {
+    if (tables.inflations.isEmpty()) return null;
+    HostBlock inflated = backend.transferMemory().pool().allocate(tables.inflatedBytes());
+    try (HostCodecs.Inflater inflater = new HostCodecs.Inflater(conf)) {
+      for (BatchTables.Inflation page : tables.inflations) {
+        try {
+          inflater.inflate(page.codec(), page.from(), page.stored(), inflated.address() + page.offset(), page.size());
+        } catch (CorruptChunkException e) {
+          throw corrupt(plan, page.column(), page.rowGroup(), e.getMessage(), e);
+        }
+      }
+      return inflated;
+    } catch (RuntimeException e) {
+      inflated.close();
       throw e;
     }
   }
@@ -246,10 +276,14 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     beforeDeviceWork.run();
     long admitted = System.nanoTime();
     deviceWaitNanos += admitted - start;
-    try (DeviceBuffer input = backend.allocate(g.read().bytes(), stream);
+    long inflatedBytes = tables.inflatedBytes();
+    try (DeviceBuffer input = backend.allocate(g.read().bytes() + inflatedBytes, stream);
         DeviceBuffer pages = backend.allocate(tables.pagesBytes(), stream)) {
       backend.copyHostToDevice(g.read().block().address(), input, 0, g.read().bytes(), stream);
-      uploadedBytes += g.read().bytes();
+      if (inflatedBytes > 0) {
+        backend.copyHostToDevice(g.inflated().address(), input, g.read().bytes(), inflatedBytes, stream);
+      }
+      uploadedBytes += g.read().bytes() + inflatedBytes;
       try {
         backend.parquet().decompress(input, pages, tables.blocks, stream);
       } catch (ParquetDataException e) {
@@ -292,12 +326,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     return chunk;
   }
 
-  private static CompressedBlocks.Codec codec(CompressionCodecName codec) {
-    return switch (codec) {
-      case SNAPPY -> CompressedBlocks.Codec.SNAPPY;
-      case UNCOMPRESSED -> CompressedBlocks.Codec.UNCOMPRESSED;
-      default -> throw new UnsupportedParquetException("codec " + codec + " is not decompressed on the GPU");
-    };
+  /** The chunk's codec, when the device or a reader thread decompresses it. */
+  private CompressionCodecName codec(CompressionCodecName codec) {
+    if (ScanSupport.CODECS.contains(codec) || settings.hostCodecs().contains(codec)) return codec;
+    throw new UnsupportedParquetException("codec " + codec + " is not decompressed by the GPU scan");
   }
 
   /** Index in the reader's splits of the split the last batch of {@link #next()} came from. */
@@ -335,7 +367,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   public void close() {
     if (pending != null) {
       try {
-        await(pending).read().close();
+        await(pending).close();
       } catch (RuntimeException e) {
         // the task is ending; a read that failed holds nothing
       }

@@ -1,6 +1,9 @@
 package io.sparkwarp.parquet;
 
 import java.io.Serializable;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * How a scan reads.
@@ -10,6 +13,11 @@ import java.io.Serializable;
  * @param readerThreads threads of an executor that read column chunks (the first scan of the JVM sizes the pool)
  * @param caseSensitive whether column names match the file's exactly (spark.sql.caseSensitive)
  * @param rowGroups what row groups are pruned by ({@link RowGroupPredicate#NONE}: none)
+ * @param hostCodecs codecs decompressed on CPU threads before the upload ({@link HostCodecs})
  */
-public record ScanSettings(long batchBytes, int readerThreads, boolean caseSensitive, RowGroupPredicate rowGroups)
-    implements Serializable {}
+public record ScanSettings(long batchBytes, int readerThreads, boolean caseSensitive, RowGroupPredicate rowGroups,
+    Set<CompressionCodecName> hostCodecs) implements Serializable {
+  public ScanSettings {
+    hostCodecs = hostCodecs.isEmpty() ? EnumSet.noneOf(CompressionCodecName.class) : EnumSet.copyOf(hostCodecs);
+  }
+}

@@ -42,22 +42,33 @@ public final class ScanSupport {
   private ScanSupport() {}
 
   /**
-   * Why the device cannot read {@code columns} from {@code files}, or empty.
+   * Whether the GPU scan reads the files.
+   *
+   * @param whyNot why the device cannot read them, or empty
+   * @param hostDecompressed the codecs of the needed column chunks that reader threads decompress ({@link HostCodecs})
+   */
+  public record Verdict(Optional<String> whyNot, Set<CompressionCodecName> hostDecompressed) {}
+
+  /**
+   * Checks every footer of {@code files} for {@code columns}.
    *
    * @param rebaseCorrected whether Spark reads dates and timestamps as written ({@code CORRECTED} rebase mode);
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
+   * @param hostCodecs the codecs reader threads may decompress; chunks of other codecs but the device's keep the
+   *     scan on the CPU
    */
-  public static Optional<String> whyNot(Configuration conf, List<Path> files, List<ScanColumn> columns,
-      boolean caseSensitive, boolean rebaseCorrected) {
+  public static Verdict check(Configuration conf, List<Path> files, List<ScanColumn> columns, boolean caseSensitive,
+      boolean rebaseCorrected, Set<CompressionCodecName> hostCodecs) {
+    Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
     for (Path file : files) {
       try {
-        Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected);
-        if (why.isPresent()) return Optional.of("file " + file + ": " + why.get());
+        Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected, hostCodecs, used);
+        if (why.isPresent()) return new Verdict(Optional.of("file " + file + ": " + why.get()), used);
       } catch (IOException | RuntimeException e) {
-        return Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")");
+        return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"), used);
       }
     }
-    return Optional.empty();
+    return new Verdict(Optional.empty(), used);
   }
 
   static ParquetMetadata footer(Configuration conf, Path file) throws IOException {
@@ -67,8 +78,9 @@ public final class ScanSupport {
     }
   }
 
+  /** Why not, adding the host codecs met to {@code used}. */
   private static Optional<String> whyNot(ParquetMetadata footer, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected) {
+      boolean rebaseCorrected, Set<CompressionCodecName> hostCodecs, Set<CompressionCodecName> used) {
     List<ColumnDescriptor> descriptors;
     try {
       descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, caseSensitive);
@@ -95,8 +107,12 @@ public final class ScanSupport {
           return Optional.of("a row group holds " + bytes + " bytes of the needed columns, more than one GPU batch "
               + "takes (2 GiB)");
         }
-        if (!CODECS.contains(chunk.getCodec())) {
-          return Optional.of("codec " + chunk.getCodec() + " is not decompressed on the GPU (only " + CODECS + ")");
+        if (hostCodecs.contains(chunk.getCodec())) {
+          used.add(chunk.getCodec());
+        } else if (!CODECS.contains(chunk.getCodec())) {
+          return Optional.of("codec " + chunk.getCodec() + " is not decompressed by the GPU scan (the device "
+              + "decompresses " + CODECS + ", reader threads " + (hostCodecs.isEmpty() ? "none" : hostCodecs)
+              + ": spark.warp.parquet.hostCodecs)");
         }
         Optional<String> encodings = whyNotEncodings(chunk, d);
         if (encodings.isPresent()) return encodings;

@@ -22,6 +22,7 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * page bytes raise an error naming the file (checksums) or decode to the rows written.
  */
 class ParquetBatchReaderTest extends BackendTestBase {
+  /** What the device decompresses, then what reader threads do. */
+  private static final List<CompressionCodecName> CODECS = List.of(CompressionCodecName.UNCOMPRESSED,
+      CompressionCodecName.SNAPPY, CompressionCodecName.GZIP, CompressionCodecName.ZSTD, CompressionCodecName.LZ4,
+      CompressionCodecName.LZ4_RAW);
   private final Random rnd = new Random();
   private final Configuration conf = new Configuration();
 
@@ -47,11 +52,12 @@ class ParquetBatchReaderTest extends BackendTestBase {
     int index = 0;
     for (boolean v2 : new boolean[] {false, true}) {
       for (boolean dictionary : new boolean[] {false, true}) {
-        for (boolean snappy : new boolean[] {false, true}) {
+        for (CompressionCodecName codec : CODECS) {
           TestFiles f = TestFiles.write(dir.resolve("f" + index++ + ".parquet"), rnd.nextInt(6000), v2, dictionary,
-              snappy, rnd);
-          Optional<String> why = ScanSupport.whyNot(conf, List.of(f.path), TestFiles.COLUMNS, true, true);
-          String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary" : " plain") + (snappy ? " snappy" : "");
+              codec, rnd);
+          Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true,
+              HostCodecs.SUPPORTED).whyNot();
+          String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           if (v2) {  // parquet-mr's v2 writer picks DELTA encodings for integers and strings once off dictionary
             if (why.isPresent()) {
               assertTrue(why.get().contains("DELTA"), shape + ": " + why.get());
@@ -77,7 +83,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
   void flippedPageBytesRaiseNamingTheFile() throws Exception {
     for (int round = 0; round < 40; round++) {
       TestFiles f = TestFiles.write(dir.resolve("c.parquet"), 1 + rnd.nextInt(3000), false, rnd.nextBoolean(),
-          rnd.nextBoolean(), rnd);
+          CODECS.get(rnd.nextInt(CODECS.size())), rnd);
       List<long[]> pages = PageRegions.of(f.path);
       Path file = Path.of(f.path.toUri());
       byte[] bytes = Files.readAllBytes(file);
@@ -97,7 +103,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
 
   @Test
   void emptyFileHasNoBatches() throws Exception {
-    TestFiles f = TestFiles.write(dir.resolve("e.parquet"), 0, false, true, true, rnd);
+    TestFiles f = TestFiles.write(dir.resolve("e.parquet"), 0, false, true, CompressionCodecName.SNAPPY, rnd);
     assertEquals(0, read(List.of(new FileSplit(f.path.toUri().toString(), 0,
         Files.size(Path.of(f.path.toUri()))))).size());
   }
@@ -105,7 +111,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
   /** Every row of the splits' batches, downloaded, values as TestFiles keeps them. */
   private List<Object[]> read(List<FileSplit> splits) {
     List<Object[]> rows = new ArrayList<>();
-    ScanSettings settings = new ScanSettings(1 + rnd.nextInt(400_000), 4, true, RowGroupPredicate.NONE);
+    ScanSettings settings = new ScanSettings(1 + rnd.nextInt(400_000), 4, true, RowGroupPredicate.NONE,
+        HostCodecs.SUPPORTED);
     List<String> names = TestFiles.COLUMNS.stream().map(ScanColumn::name).toList();
     try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, TestFiles.COLUMNS, settings,
         () -> { })) {

@@ -25,7 +25,7 @@ import org.apache.parquet.schema.Types;
 /**
  * Parquet files written by parquet-mr itself, with a column of every type the device decodes, random values (half
  * from a small pool, so dictionaries stay), nulls, small pages and row groups; page v1 or v2, dictionary on or off,
- * snappy or uncompressed, checksums on. Keeps the values written, row by row (null, a Long, or a byte[]).
+ * in any codec, checksums on. Keeps the values written, row by row (null, a Long, or a byte[]).
  */
 final class TestFiles {
   /** The scan's view of the columns, in schema order. */
@@ -66,7 +66,8 @@ final class TestFiles {
   }
 
   /** Writes {@code n} random rows to {@code file}. */
-  static TestFiles write(java.nio.file.Path file, int n, boolean v2, boolean dictionary, boolean snappy, Random rnd)
+  static TestFiles write(java.nio.file.Path file, int n, boolean v2, boolean dictionary, CompressionCodecName codec,
+      Random rnd)
       throws IOException {
     Files.deleteIfExists(file);
     TestFiles out = new TestFiles(new Path(file.toUri()));
@@ -78,8 +79,7 @@ final class TestFiles {
     try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(out.path).withType(SCHEMA)
         .withConf(new Configuration()).withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
         .withWriterVersion(v2 ? ParquetProperties.WriterVersion.PARQUET_2_0 : ParquetProperties.WriterVersion.PARQUET_1_0)
-        .withDictionaryEncoding(dictionary).withCompressionCodec(snappy ? CompressionCodecName.SNAPPY
-            : CompressionCodecName.UNCOMPRESSED)
+        .withDictionaryEncoding(dictionary).withCompressionCodec(codec)
         .withPageSize(4096).withRowGroupSize(96 * 1024).withPageWriteChecksumEnabled(true).build()) {
       for (int r = 0; r < n; r++) {
         Object[] row = new Object[COLUMNS.size()];

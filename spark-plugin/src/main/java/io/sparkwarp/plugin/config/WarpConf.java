@@ -4,6 +4,7 @@ import static io.sparkwarp.plugin.config.ConfEntry.Scope.SESSION;
 import static io.sparkwarp.plugin.config.ConfEntry.Scope.STATIC;
 
 import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.parquet.HostCodecs;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.plugin.rewrite.ExplainMode;
 import io.sparkwarp.plugin.rewrite.Overrides;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.internal.SQLConf;
 
@@ -68,6 +70,12 @@ public final class WarpConf {
   public static final ConfEntry<Long> PARQUET_BATCH_BYTES = ConfEntry.bytes(PREFIX + "parquet.batchBytes", 256L << 20,
       SESSION, "Uncompressed bytes of the needed column chunks the GPU Parquet scan decodes into one device batch "
           + "(whole row groups: a larger row group makes a batch of its own).");
+  public static final ConfEntry<Set<CompressionCodecName>> PARQUET_HOST_CODECS = new ConfEntry<>(PREFIX
+      + "parquet.hostCodecs", "a comma-separated list of " + HostCodecs.SUPPORTED + " (or empty)",
+      "GZIP,ZSTD,LZ4,LZ4_RAW", "Codecs the GPU Parquet scan decompresses on its CPU reader threads (with "
+          + "parquet-mr's decompressors, as Spark's reader) before one upload of the inflated pages; the device decodes "
+          + "them. Snappy and uncompressed pages are decompressed on the device. Files of a codec in neither stay on "
+          + "Spark's reader.", SESSION, HostCodecs::parse);
   public static final ConfEntry<Integer> PARQUET_READER_THREADS = ConfEntry.positiveInt(PREFIX
       + "parquet.readerThreads", 8, STATIC, "Threads of an executor that read Parquet column chunks into pinned "
           + "memory for the GPU scan (shared by its tasks; the next batch is read while the current one decodes).");
@@ -129,7 +137,7 @@ public final class WarpConf {
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, PARQUET_BATCH_BYTES, PARQUET_READER_THREADS, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
+        STRING_REFILL, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

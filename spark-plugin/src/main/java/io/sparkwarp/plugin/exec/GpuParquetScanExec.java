@@ -5,7 +5,10 @@ import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.ScanSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.spark.Partition;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -32,12 +35,16 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final FileSourceScanExec scan;
   private final List<ScanColumn> columns;
   private final ScanSettings settings;
+  /** Codecs of the files that the reader threads decompress (rather than the device), for explain. */
+  private final Set<CompressionCodecName> hostDecompressed;
 
-  public GpuParquetScanExec(FileSourceScanExec scan, List<ScanColumn> columns, ScanSettings settings) {
+  public GpuParquetScanExec(FileSourceScanExec scan, List<ScanColumn> columns, ScanSettings settings,
+      Set<CompressionCodecName> hostDecompressed) {
     super(GpuMetrics.scan(scan.sparkContext()));
     this.scan = scan;
     this.columns = List.copyOf(columns);
     this.settings = settings;
+    this.hostDecompressed = Set.copyOf(hostDecompressed);
   }
 
   @Override
@@ -107,11 +114,13 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
 
   @Override
   public String simpleString(int maxFields) {
-    return "GpuParquetScan " + scan.relation().location() + " " + columns.stream().map(ScanColumn::name).toList();
+    return "GpuParquetScan " + scan.relation().location() + " " + columns.stream().map(ScanColumn::name).toList()
+        + (hostDecompressed.isEmpty() ? "" : ", " + new TreeSet<>(hostDecompressed) + " pages decompressed by CPU "
+            + "reader threads");
   }
 
   @Override
   protected Object[] constructorArgs() {
-    return new Object[] {scan, columns, settings};
+    return new Object[] {scan, columns, settings, hostDecompressed};
   }
 }

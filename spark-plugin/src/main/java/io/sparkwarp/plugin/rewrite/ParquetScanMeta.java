@@ -13,12 +13,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.execution.FileSourceScanExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.jdk.javaapi.CollectionConverters;
 import org.apache.spark.sql.types.StructField;
@@ -32,6 +34,8 @@ import org.apache.spark.sql.types.StructField;
 final class ParquetScanMeta extends ExecMeta {
   private final FileSourceScanExec scan;
   private List<ScanColumn> columns;
+  /** Codecs of the scan's files that its reader threads decompress, said in explain. */
+  private Set<CompressionCodecName> hostDecompressed;
 
   ParquetScanMeta(FileSourceScanExec scan, RewriteContext context, Overrides.ExecRule rule) {
     super(scan, context, rule);
@@ -84,10 +88,13 @@ final class ParquetScanMeta extends ExecMeta {
         .map(p -> p.filePath().toPath()).distinct().toList();
     String rebase = relation.options().getOrElse("datetimeRebaseMode",
         () -> sql.getConfString("spark.sql.parquet.datetimeRebaseModeInRead", "EXCEPTION"));
-    Optional<String> why = ScanSupport.whyNot(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
-        rebase.toUpperCase(Locale.ROOT).equals("CORRECTED"));
-    if (why.isEmpty()) columns = wanted;
-    return why;
+    ScanSupport.Verdict verdict = ScanSupport.check(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
+        rebase.toUpperCase(Locale.ROOT).equals("CORRECTED"), hostCodecs());
+    if (verdict.whyNot().isEmpty()) {
+      columns = wanted;
+      hostDecompressed = verdict.hostDecompressed();
+    }
+    return verdict.whyNot();
   }
 
   @Override
@@ -96,6 +103,11 @@ final class ParquetScanMeta extends ExecMeta {
     RowGroupPredicate rowGroups = PushedParquetFilters.of(CollectionConverters.asJava(scan.pushedDownFilters()),
         SQLConf.get());
     return new GpuParquetScanExec(scan, columns, new ScanSettings(conf.get(WarpConf.PARQUET_BATCH_BYTES),
-        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups));
+        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups, hostCodecs()),
+        hostDecompressed);
+  }
+
+  private Set<CompressionCodecName> hostCodecs() {
+    return context.conf().get(WarpConf.PARQUET_HOST_CODECS);
   }
 }
