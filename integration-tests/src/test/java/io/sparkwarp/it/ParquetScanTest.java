@@ -111,6 +111,25 @@ class ParquetScanTest extends GpuTestBase {
   }
 
   @Test
+  void columnsMissingFromAFileReadAsNulls() {
+    // a table whose schema grew: older files lack the newer columns (of every kind of device layout)
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_evolved");
+    spark().sql("SELECT id, int_a FROM " + TestTables.ALL_TYPES + " WHERE id % 2 = 0").write().mode("overwrite")
+        .parquet(dir.resolve("part=old").toString());
+    spark().sql("SELECT id, int_a, str_a AS added_str, dec_a AS added_dec, bool_a AS ADDED_BOOL FROM "
+        + TestTables.ALL_TYPES + " WHERE id % 2 = 1").write().mode("overwrite")
+        .parquet(dir.resolve("part=new").toString());
+    spark().read().option("mergeSchema", "true").parquet(dir.toString()).createOrReplaceTempView("pq_evolved");
+    assertGpuMatchesCpu("SELECT * FROM pq_evolved", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT part, count(*), count(added_str), count(added_dec) FROM pq_evolved GROUP BY part",
+        PARQUET_SCAN);
+    assertGpuMatchesCpu("SELECT id, added_str FROM pq_evolved WHERE added_str IS NULL OR added_bool", PARQUET_SCAN,
+        FILTER, GPU_TO_HOST);
+    // a file with none of the needed columns still has its rows
+    assertGpuMatchesCpu("SELECT added_dec FROM pq_evolved", PARQUET_SCAN, GPU_TO_HOST);
+  }
+
+  @Test
   void int96TimestampsStayOnSparksReader() {
     withConf(Map.of("spark.sql.parquet.outputTimestampType", "INT96"), () -> TableGen.rows(100)
         .column("id", Gens.uniqueLongs()).column("ts", Gens.timestamps()).parquetView(spark(), "pq_int96"));

@@ -9,13 +9,14 @@ import org.apache.parquet.schema.Type;
 
 /**
  * The file's columns for the scan's columns, matched by top-level name as Spark's reader matches them: exactly when
- * case-sensitive, else ignoring case (a name that matches several fields is ambiguous, as Spark says).
+ * case-sensitive, else ignoring case (a name that matches several fields is ambiguous, as Spark says). A column the
+ * file lacks (a table whose schema grew after the file was written) reads as nulls, as in Spark.
  */
 final class FileColumns {
   private FileColumns() {}
 
   /**
-   * One descriptor per scan column, in order.
+   * One descriptor per scan column, in order; null where the file lacks the column.
    *
    * @throws UnsupportedParquetException naming the first column the device cannot read from this file
    */
@@ -30,7 +31,10 @@ final class FileColumns {
         if (field != null) throw new UnsupportedParquetException("column " + c.name() + " matches several fields");
         field = f;
       }
-      if (field == null) throw new UnsupportedParquetException("column " + c.name() + " is missing from the file");
+      if (field == null) {
+        out.add(null);
+        continue;
+      }
       if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
         throw new UnsupportedParquetException("column " + c.name() + " is nested or repeated");
       }

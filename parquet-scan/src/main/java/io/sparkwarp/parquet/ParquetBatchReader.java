@@ -79,7 +79,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     this.beforeDeviceWork = beforeDeviceWork;
   }
 
-  /** One batch to make: row groups of one file, split {@code split} of the reader's list. */
+  /**
+   * One batch to make: row groups of one file, split {@code split} of the reader's list; per scan column its
+   * descriptor in the file and how to decode it, both null for a column the file lacks.
+   */
   private record Plan(int split, Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors,
       List<ColumnSpec> specs, long rows) {}
 
@@ -143,15 +146,17 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       }
       List<ColumnSpec> specs = new ArrayList<>();
       for (int c = 0; c < columns.size(); c++) {
-        PrimitiveType type = descriptors.get(c).getPrimitiveType();
-        specs.add(ColumnMapping.spec(type, columns.get(c).type()));
+        ColumnDescriptor d = descriptors.get(c);
+        specs.add(d == null ? null : ColumnMapping.spec(d.getPrimitiveType(), columns.get(c).type()));
       }
       List<BlockMetaData> group = new ArrayList<>();
       long bytes = 0;
       long rows = 0;
       for (BlockMetaData block : blocks) {
         long blockBytes = 0;
-        for (ColumnDescriptor d : descriptors) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
+        for (ColumnDescriptor d : descriptors) {
+          if (d != null) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
+        }
         if (!group.isEmpty() && (bytes + blockBytes > Math.min(settings.batchBytes(), ScanSupport.MAX_BATCH_BYTES - 1)
             || rows + block.getRowCount() > Integer.MAX_VALUE)) {
           out.add(new Plan(index, file, group, descriptors, specs, rows));
@@ -210,6 +215,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     List<long[]> ranges = new ArrayList<>();
     for (BlockMetaData block : plan.rowGroups()) {
       for (ColumnDescriptor d : plan.descriptors()) {
+        if (d == null) continue;
         ColumnChunkMetaData chunk = chunk(plan.file(), block, d);
         ranges.add(new long[] {chunk.getStartingPos(), chunk.getTotalSize()});
       }
@@ -221,11 +227,13 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       throw new CorruptParquetException("cannot read parquet file " + plan.file() + ": " + e.getMessage(), e);
     }
     try {
-      int[] maxDefinitions = plan.descriptors().stream().mapToInt(ColumnDescriptor::getMaxDefinitionLevel).toArray();
+      int[] maxDefinitions = plan.descriptors().stream().mapToInt(d -> d == null ? 0 : d.getMaxDefinitionLevel())
+          .toArray();
       BatchTables tables = new BatchTables(maxDefinitions, read.bytes());
       int range = 0;
       for (BlockMetaData block : plan.rowGroups()) {
         for (int c = 0; c < plan.descriptors().size(); c++) {
+          if (plan.descriptors().get(c) == null) continue;
           ColumnChunkMetaData chunk = chunk(plan.file(), block, plan.descriptors().get(c));
           long offset = read.offsets()[range++];
           try {
@@ -292,6 +300,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       List<DeviceColumn> out = new ArrayList<>();
       try {
         for (int c = 0; c < plan.specs().size(); c++) {
+          if (plan.specs().get(c) == null) {  // a column the file lacks
+            out.add(DeviceColumn.nulls(backend, columns.get(c).type(), (int) plan.rows(), stream));
+            continue;
+          }
           if (tables.tables[c].rowCount() != plan.rows()) {
             throw corrupt(plan, c, plan.rowGroups().get(0).getOrdinal(), "pages hold " + tables.tables[c].rowCount()
                 + " rows, the row groups " + plan.rows(), null);

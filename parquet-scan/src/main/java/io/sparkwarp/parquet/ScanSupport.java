@@ -100,6 +100,7 @@ public final class ScanSupport {
     for (BlockMetaData block : footer.getBlocks()) {
       long bytes = 0;
       for (ColumnDescriptor d : descriptors) {
+        if (d == null) continue;  // a column the file lacks: nulls
         ColumnChunkMetaData chunk = chunk(block, d);
         if (chunk == null) return Optional.of("a row group lacks column " + String.join(".", d.getPath()));
         bytes += chunk.getTotalUncompressedSize();

@@ -55,6 +55,23 @@ public final class DeviceColumn implements AutoCloseable {
     }
   }
 
+  /**
+   * A column of {@code rowCount} nulls: validity, values (and offsets, so every string is empty) zeroed on the device,
+   * nothing crossing PCIe.
+   */
+  public static DeviceColumn nulls(Backend backend, DeviceType type, int rowCount, DeviceStream stream) {
+    DeviceColumn column = allocate(backend, type, rowCount, 0, stream);
+    try {
+      backend.fill(column.validity, 0, column.validity.size(), (byte) 0, stream);
+      if (column.offsets != null) backend.fill(column.offsets, 0, column.offsets.size(), (byte) 0, stream);
+      backend.fill(column.data, 0, column.data.size(), (byte) 0, stream);
+      return column;
+    } catch (RuntimeException e) {
+      column.close();
+      throw e;
+    }
+  }
+
   public DeviceType type() {
     return type;
   }

@@ -106,6 +106,28 @@ public abstract class BatchTransferTests extends BackendTestBase {
   }
 
   @Test
+  void nullColumnsDownloadAsNulls() {
+    List<DeviceType> types = new ArrayList<>(List.of(RandomVectors.allTypes()));
+    types.add(DeviceType.decimal(38, 10));
+    for (int rows : SIZES) {
+      List<DeviceColumn> columns = new ArrayList<>();
+      for (DeviceType type : types) columns.add(DeviceColumn.nulls(backend, type, rows, stream));
+      try (DeviceBatch batch = new DeviceBatch(columns, rows);
+          ArrowDownload download = ArrowDownload.begin(backend, batch, names(types.size()), transfer, stream)) {
+        List<FieldVector> vectors = download.complete();
+        try {
+          for (FieldVector v : vectors) {
+            assertEquals(rows, v.getValueCount(), v.getField() + " at " + rows + " rows");
+            assertEquals(rows, v.getNullCount(), v.getField() + " at " + rows + " rows");
+          }
+        } finally {
+          vectors.forEach(FieldVector::close);
+        }
+      }
+    }
+  }
+
+  @Test
   void veryLongStringsRoundTrip() {
     try (VarCharVector v = new VarCharVector("s", transfer)) {
       v.allocateNew();
