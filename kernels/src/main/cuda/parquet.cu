@@ -32,7 +32,9 @@ struct PageDesc {
 
 enum PageKind : int64_t { PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3 };
 // ParquetPrimitives' physical types (PhysicalType ordinals).
-enum Physical : int32_t { P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6 };
+enum Physical : int32_t {
+  P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6, P_INT96 = 7
+};
 
 __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_length) {
   switch (physical) {
@@ -41,6 +43,7 @@ __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_len
     case P_INT64:
     case P_DOUBLE: return 8;
     case P_FIXED: return type_length;
+    case P_INT96: return 12;
     default: return 0;
   }
 }
@@ -61,6 +64,16 @@ __device__ __forceinline__ int64_t load_value(const uint8_t* p, int width, bool 
   }
   const int shift = 64 - 8 * width;
   return shift == 0 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << shift) >> shift;
+}
+
+// An INT96 timestamp (8 bytes of nanoseconds in the day, a 4-byte Julian day) as microseconds since the epoch, as
+// Spark's DateTimeUtils.fromJulianDay computes it: truncating division, and wrapping (unsigned) where Java's long
+// arithmetic wraps.
+__device__ __forceinline__ int64_t int96_micros(const uint8_t* p) {
+  const int64_t nanos = static_cast<int64_t>(load_le(p, 8));
+  const int64_t day = static_cast<int32_t>(load_le(p + 8, 4));
+  const uint64_t micros = static_cast<uint64_t>(day - 2440588) * 86400000000ULL + static_cast<uint64_t>(nanos / 1000);
+  return static_cast<int64_t>(micros);
 }
 
 // Walks `count` PLAIN byte arrays (4-byte length, then bytes) from pages[start] to pages[end], recording each one's
@@ -239,7 +252,7 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
           const uint8_t* p = d.kind == DICTIONARY_ENCODED
               ? pages + dictionary + static_cast<int64_t>(indices[d.row_start + k]) * width
               : pages + values + k * width;
-          v = load_value(p, width, physical == P_FIXED);
+          v = physical == P_INT96 ? int96_micros(p) : load_value(p, width, physical == P_FIXED);
         }
       }
       uint8_t* o = out + row * out_width;

@@ -130,10 +130,24 @@ class ParquetScanTest extends GpuTestBase {
   }
 
   @Test
-  void int96TimestampsStayOnSparksReader() {
-    withConf(Map.of("spark.sql.parquet.outputTimestampType", "INT96"), () -> TableGen.rows(100)
-        .column("id", Gens.uniqueLongs()).column("ts", Gens.timestamps()).parquetView(spark(), "pq_int96"));
-    assertFallsBack("SELECT * FROM pq_int96", "FileSourceScanExec", "int96");
+  void int96TimestampsReadOnTheGpu() {
+    for (boolean dictionary : new boolean[] {true, false}) {
+      String view = "pq_int96_" + dictionary;
+      withConf(Map.of("spark.sql.parquet.outputTimestampType", "INT96"), () -> TableGen.rows(2000)
+          .column("id", Gens.uniqueLongs()).column("ts", Gens.timestamps()).parquetView(spark(), view,
+              Map.of("compression", "snappy", "parquet.enable.dictionary", Boolean.toString(dictionary))));
+      assertGpuMatchesCpu("SELECT * FROM " + view, PARQUET_SCAN, GPU_TO_HOST);
+      assertGpuMatchesCpu("SELECT id, ts FROM " + view + " WHERE ts > TIMESTAMP '2000-01-01 00:00:00'", PARQUET_SCAN,
+          FILTER, GPU_TO_HOST);
+    }
+    // Impala's conversion to the session time zone, and files written in the legacy calendar, stay on Spark's reader
+    query("SELECT * FROM pq_int96_true WHERE id > 0").conf("spark.sql.parquet.int96TimestampConversion", "true")
+        .gpuNodes(HOST_TO_GPU, FILTER).fallsBack("FileSourceScanExec", "int96TimestampConversion");
+    withConf(Map.of("spark.sql.parquet.outputTimestampType", "INT96", "spark.sql.parquet.int96RebaseModeInWrite",
+        "LEGACY"), () -> TableGen.rows(100).column("id", Gens.uniqueLongs()).column("ts", Gens.timestamps())
+        .parquetView(spark(), "pq_int96_legacy"));
+    query("SELECT * FROM pq_int96_legacy WHERE id > 0").gpuNodes(HOST_TO_GPU, FILTER)
+        .fallsBack("FileSourceScanExec", "INT96 column ts may hold timestamps before 1900");
   }
 
   @Test

@@ -45,7 +45,8 @@ public final class ColumnMapping {
           && file.getTypeLength() <= 8;
       case BINARY -> (want.kind() == DeviceType.Kind.STRING || want.kind() == DeviceType.Kind.BINARY)
           && (a == null || a instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation);
-      case INT96 -> false;
+      // Spark reads INT96 as TimestampType only (spark.sql.parquet.int96AsTimestamp, on by default)
+      case INT96 -> want.kind() == DeviceType.Kind.TIMESTAMP && want.timeZone() != null;
     };
     return ok ? Optional.empty() : Optional.of("parquet type " + describe(file) + " read as " + want
         + " is not decoded on the GPU");
@@ -61,7 +62,7 @@ public final class ColumnMapping {
       case DOUBLE -> PhysicalType.DOUBLE;
       case FIXED_LEN_BYTE_ARRAY -> PhysicalType.FIXED_LEN_BYTE_ARRAY;
       case BINARY -> PhysicalType.BYTE_ARRAY;
-      case INT96 -> throw new IllegalArgumentException("int96 is not decoded on the GPU");
+      case INT96 -> PhysicalType.INT96;
     };
     return new ColumnSpec(physical, physical == PhysicalType.FIXED_LEN_BYTE_ARRAY ? file.getTypeLength() : 0, want);
   }

@@ -19,6 +19,7 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Planning-time check that the device can read every file of a scan: each footer is read on the driver and every
@@ -35,6 +36,7 @@ public final class ScanSupport {
   /** Spark's footer key for files written by Spark, and for those written with its legacy hybrid calendar. */
   private static final String SPARK_VERSION = "org.apache.spark.version";
   private static final String LEGACY_DATETIME = "org.apache.spark.legacyDateTime";
+  private static final String LEGACY_INT96 = "org.apache.spark.legacyINT96";
 
   /** Decompressed page bytes one batch may hold: the device tables address them with int32 offsets. */
   static final long MAX_BATCH_BYTES = Integer.MAX_VALUE;
@@ -54,15 +56,18 @@ public final class ScanSupport {
    *
    * @param rebaseCorrected whether Spark reads dates and timestamps as written ({@code CORRECTED} rebase mode);
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
+   * @param int96RebaseCorrected whether Spark reads INT96 timestamps of files that do not say their calendar as
+   *     written ({@code spark.sql.parquet.int96RebaseModeInRead=CORRECTED})
    * @param hostCodecs the codecs reader threads may decompress; chunks of other codecs but the device's keep the
    *     scan on the CPU
    */
   public static Verdict check(Configuration conf, List<Path> files, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, Set<CompressionCodecName> hostCodecs) {
+      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> hostCodecs) {
     Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
     for (Path file : files) {
       try {
-        Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected, hostCodecs, used);
+        Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected,
+            int96RebaseCorrected, hostCodecs, used);
         if (why.isPresent()) return new Verdict(Optional.of("file " + file + ": " + why.get()), used);
       } catch (IOException | RuntimeException e) {
         return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"), used);
@@ -80,17 +85,31 @@ public final class ScanSupport {
 
   /** Why not, adding the host codecs met to {@code used}. */
   private static Optional<String> whyNot(ParquetMetadata footer, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, Set<CompressionCodecName> hostCodecs, Set<CompressionCodecName> used) {
+      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> hostCodecs,
+      Set<CompressionCodecName> used) {
     List<ColumnDescriptor> descriptors;
     try {
       descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, caseSensitive);
     } catch (UnsupportedParquetException e) {
       return Optional.of(e.getMessage());
     }
-    if (!rebaseCorrected && !writtenWithProlepticCalendar(footer.getFileMetaData().getKeyValueMetaData())) {
-      for (ScanColumn c : columns) {
+    Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
+    for (int i = 0; i < columns.size(); i++) {
+      ColumnDescriptor d = descriptors.get(i);
+      if (d != null && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96
+          && !int96RebaseCorrected && !int96WrittenProleptic(keyValues)) {
+        return Optional.of("INT96 column " + columns.get(i).name() + " may hold timestamps before 1900 in the hybrid "
+            + "calendar, which Spark rebases or rejects (spark.sql.parquet.int96RebaseModeInRead=CORRECTED reads "
+            + "them as written)");
+      }
+    }
+    if (!rebaseCorrected && !writtenWithProlepticCalendar(keyValues)) {
+      for (int i = 0; i < columns.size(); i++) {
+        ScanColumn c = columns.get(i);
         DeviceType.Kind k = c.type().kind();
-        if (k == DeviceType.Kind.DATE || k == DeviceType.Kind.TIMESTAMP) {
+        ColumnDescriptor d = descriptors.get(i);
+        boolean int96 = d != null && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96;
+        if (!int96 && (k == DeviceType.Kind.DATE || k == DeviceType.Kind.TIMESTAMP)) {
           return Optional.of("column " + c.name() + " may hold dates before 1582 in the hybrid calendar, which "
               + "Spark rebases or rejects (spark.sql.parquet.datetimeRebaseModeInRead=CORRECTED reads them as "
               + "written)");
@@ -120,6 +139,15 @@ public final class ScanSupport {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether Spark reads a file's INT96 timestamps as written: files of Spark 3.1 and later that do not say they were
+   * written in the legacy calendar (Spark's DataSourceUtils.int96RebaseSpec); files of other writers follow the mode.
+   */
+  private static boolean int96WrittenProleptic(Map<String, String> keyValues) {
+    String version = keyValues.get(SPARK_VERSION);
+    return version != null && version.compareTo("3.1.0") >= 0 && !keyValues.containsKey(LEGACY_INT96);
   }
 
   /** Spark 3.0 and later write dates and timestamps in the proleptic Gregorian calendar unless told otherwise. */

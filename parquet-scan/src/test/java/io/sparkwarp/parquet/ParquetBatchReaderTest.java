@@ -55,7 +55,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
         for (CompressionCodecName codec : CODECS) {
           TestFiles f = TestFiles.write(dir.resolve("f" + index++ + ".parquet"), rnd.nextInt(6000), v2, dictionary,
               codec, rnd);
-          Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true,
+          Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true, true,
               HostCodecs.SUPPORTED).whyNot();
           String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           if (v2) {  // parquet-mr's v2 writer picks DELTA encodings for integers and strings once off dictionary

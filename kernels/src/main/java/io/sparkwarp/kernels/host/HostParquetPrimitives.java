@@ -222,6 +222,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       long at = kind == PageTable.Kind.DICTIONARY_ENCODED
           ? valueStart[(int) table.link(p)] + (long) indices[rowStart + (int) k] * width
           : valueStart[p] + k * width;
+      if (spec.physical() == PhysicalType.INT96) return PhysicalType.int96Micros(all.le(at, 8), (int) all.le(at + 8, 4));
       long v = 0;
       if (spec.physical() == PhysicalType.FIXED_LEN_BYTE_ARRAY) {
         for (int b = 0; b < width; b++) v = (v << 8) | all.u8(at + b);

@@ -31,6 +31,7 @@ public record ColumnSpec(PhysicalType physical, int typeLength, DeviceType outpu
       case DOUBLE -> output.kind() == DeviceType.Kind.DOUBLE;
       case FIXED_LEN_BYTE_ARRAY -> output.kind() == DeviceType.Kind.DECIMAL && typeLength >= 1 && typeLength <= 8;
       case BYTE_ARRAY -> output.isVariableWidth();
+      case INT96 -> output.kind() == DeviceType.Kind.TIMESTAMP && output.timeZone() != null;
     };
     return ok ? Optional.empty()
         : Optional.of("parquet " + physical.name().toLowerCase(java.util.Locale.ROOT)

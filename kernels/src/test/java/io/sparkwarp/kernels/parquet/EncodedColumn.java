@@ -65,7 +65,10 @@ public final class EncodedColumn {
     return switch (type.kind()) {
       case BOOLEAN -> new ColumnSpec(PhysicalType.BOOLEAN, 0, type);
       case BYTE, SHORT, INT, DATE -> new ColumnSpec(PhysicalType.INT32, 0, type);
-      case LONG, TIMESTAMP -> new ColumnSpec(PhysicalType.INT64, 0, type);
+      case LONG -> new ColumnSpec(PhysicalType.INT64, 0, type);
+      // timestamps with a time zone (Spark's TimestampType) may also come as INT96
+      case TIMESTAMP -> new ColumnSpec(type.timeZone() != null && rnd.nextBoolean() ? PhysicalType.INT96
+          : PhysicalType.INT64, 0, type);
       case FLOAT -> new ColumnSpec(PhysicalType.FLOAT, 0, type);
       case DOUBLE -> new ColumnSpec(PhysicalType.DOUBLE, 0, type);
       case DECIMAL -> rnd.nextBoolean()
@@ -210,6 +213,11 @@ public final class EncodedColumn {
         for (int k = spec.typeLength() - 1; k >= 0; k--) o.write((int) (v >>> (8 * k)));
       }
       case BOOLEAN -> o.write((int) raw(values, r));
+      case INT96 -> {  // as Impala writes them: the day's nanoseconds, never negative, then the Julian day
+        long micros = raw(values, r);
+        o.writeBytes(le(Math.floorMod(micros, PhysicalType.MICROS_PER_DAY) * 1000, 8));
+        o.writeBytes(le(Math.floorDiv(micros, PhysicalType.MICROS_PER_DAY) + PhysicalType.JULIAN_DAY_OF_EPOCH, 4));
+      }
       default -> o.writeBytes(le(raw(values, r), spec.width()));
     }
   }

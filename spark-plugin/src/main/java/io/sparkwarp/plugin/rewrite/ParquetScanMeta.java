@@ -86,10 +86,12 @@ final class ParquetScanMeta extends ExecMeta {
     Configuration hadoopConf = relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options());
     List<Path> files = Arrays.stream(scan.selectedPartitions().toPartitionArray())
         .map(p -> p.filePath().toPath()).distinct().toList();
-    String rebase = relation.options().getOrElse("datetimeRebaseMode",
-        () -> sql.getConfString("spark.sql.parquet.datetimeRebaseModeInRead", "EXCEPTION"));
+    if (Boolean.parseBoolean(sql.getConfString("spark.sql.parquet.int96TimestampConversion", "false"))) {
+      return Optional.of("spark.sql.parquet.int96TimestampConversion=true is not supported by the GPU scan");
+    }
     ScanSupport.Verdict verdict = ScanSupport.check(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
-        rebase.toUpperCase(Locale.ROOT).equals("CORRECTED"), hostCodecs());
+        corrected(relation, "datetimeRebaseMode", "spark.sql.parquet.datetimeRebaseModeInRead"),
+        corrected(relation, "int96RebaseMode", "spark.sql.parquet.int96RebaseModeInRead"), hostCodecs());
     if (verdict.whyNot().isEmpty()) {
       columns = wanted;
       hostDecompressed = verdict.hostDecompressed();
@@ -105,6 +107,12 @@ final class ParquetScanMeta extends ExecMeta {
     return new GpuParquetScanExec(scan, columns, new ScanSettings(conf.get(WarpConf.PARQUET_BATCH_BYTES),
         conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups, hostCodecs()),
         hostDecompressed);
+  }
+
+  /** Whether the scan's option, else the session's setting, reads values as written (rebase mode CORRECTED). */
+  private static boolean corrected(HadoopFsRelation relation, String option, String setting) {
+    String mode = relation.options().getOrElse(option, () -> SQLConf.get().getConfString(setting, "EXCEPTION"));
+    return mode.toUpperCase(Locale.ROOT).equals("CORRECTED");
   }
 
   private Set<CompressionCodecName> hostCodecs() {
