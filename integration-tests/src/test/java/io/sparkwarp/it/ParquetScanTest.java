@@ -130,6 +130,24 @@ class ParquetScanTest extends GpuTestBase {
   }
 
   @Test
+  void widenedColumnTypesReadAsSparkWidensThem() {
+    // files written before the table's int column became a long and its decimals gained digits
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_widened");
+    spark().sql("SELECT id, int_a, TRY_CAST(skew AS TINYINT) AS tiny, TRY_CAST(dec_a / 1e9 AS DECIMAL(9, 2)) AS "
+        + "small_dec, TRY_CAST(dec_a AS DECIMAL(15, 2)) AS mid_dec FROM " + TestTables.ALL_TYPES).write().mode("overwrite")
+        .parquet(dir.toString());
+    spark().read().schema("id LONG, int_a LONG, tiny LONG, small_dec DECIMAL(12, 2), mid_dec DECIMAL(18, 2)")
+        .parquet(dir.toString()).createOrReplaceTempView("pq_widened");
+    assertGpuMatchesCpu("SELECT * FROM pq_widened", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT id, int_a * 3000000000 FROM pq_widened WHERE small_dec > 10", PARQUET_SCAN, FILTER,
+        GPU_TO_HOST);
+    // a scale change or float to double converts values: Spark's reader does it
+    spark().read().schema("id LONG, small_dec DECIMAL(12, 4)").parquet(dir.toString())
+        .createOrReplaceTempView("pq_rescaled");
+    assertFallsBack("SELECT * FROM pq_rescaled", "FileSourceScanExec", "small_dec");
+  }
+
+  @Test
   void int96TimestampsReadOnTheGpu() {
     for (boolean dictionary : new boolean[] {true, false}) {
       String view = "pq_int96_" + dictionary;

@@ -12,9 +12,10 @@ import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnot
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * Which Parquet column types decode on the device into which device types: exactly the pairs Spark's own reader
- * maps one to one (a physical type with its annotation), no widening, no conversions. Anything else is a reason the
- * scan stays on the CPU.
+ * Which Parquet column types decode on the device into which device types: the pairs Spark's own reader maps one to
+ * one (a physical type with its annotation), and the widenings of Spark's reader that keep the stored value (a 32-bit
+ * integer read as a long, a decimal read with more digits at the same scale: a table whose column type grew). Other
+ * widenings (float to double, a decimal's scale, unsigned integers) are a reason the scan stays on the CPU.
  */
 public final class ColumnMapping {
   private ColumnMapping() {}
@@ -28,6 +29,7 @@ public final class ColumnMapping {
         case BYTE -> signedInt(a, 8);
         case SHORT -> signedInt(a, 16);
         case INT -> a == null || signedInt(a, 32);
+        case LONG -> a == null || signedInt(a, 32) || signedInt(a, 16) || signedInt(a, 8);
         case DATE -> a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation;
         case DECIMAL -> decimal(a, want);
         default -> false;
@@ -72,8 +74,9 @@ public final class ColumnMapping {
   }
 
   private static boolean decimal(LogicalTypeAnnotation a, DeviceType want) {
+    // more digits at the same scale keep the unscaled value: Spark's reader widens so too
     return want.kind() == DeviceType.Kind.DECIMAL && a instanceof DecimalLogicalTypeAnnotation d
-        && d.getPrecision() == want.precision() && d.getScale() == want.scale();
+        && d.getPrecision() <= want.precision() && d.getScale() == want.scale();
   }
 
   private static String describe(PrimitiveType t) {

@@ -20,7 +20,7 @@ public record ColumnSpec(PhysicalType physical, int typeLength, DeviceType outpu
     boolean ok = switch (physical) {
       case BOOLEAN -> output.kind() == DeviceType.Kind.BOOLEAN;
       case INT32 -> switch (output.kind()) {
-        case BYTE, SHORT, INT, DATE, DECIMAL -> true;
+        case BYTE, SHORT, INT, LONG, DATE, DECIMAL -> true;
         default -> false;
       };
       case INT64 -> switch (output.kind()) {
