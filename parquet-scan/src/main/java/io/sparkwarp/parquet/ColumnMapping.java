@@ -15,7 +15,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * Which Parquet column types decode on the device into which device types: the pairs Spark's own reader maps one to
  * one (a physical type with its annotation), and the widenings of Spark's reader that keep the stored value (a 32-bit
  * integer read as a long, a decimal read with more digits at the same scale: a table whose column type grew). Other
- * widenings (float to double, a decimal's scale, unsigned integers) are a reason the scan stays on the CPU.
+ * widenings (float to double, a decimal's scale) and unsigned 32- and 64-bit integers are a reason the scan stays on
+ * the CPU.
  */
 public final class ColumnMapping {
   private ColumnMapping() {}
@@ -27,8 +28,9 @@ public final class ColumnMapping {
       case BOOLEAN -> want.kind() == DeviceType.Kind.BOOLEAN && a == null;
       case INT32 -> switch (want.kind()) {
         case BYTE -> signedInt(a, 8);
-        case SHORT -> signedInt(a, 16);
-        case INT -> a == null || signedInt(a, 32);
+        // Spark reads unsigned 8- and 16-bit integers one size up; their stored values fit as they are
+        case SHORT -> signedInt(a, 16) || unsignedInt(a, 8);
+        case INT -> a == null || signedInt(a, 32) || unsignedInt(a, 16);
         case LONG -> a == null || signedInt(a, 32) || signedInt(a, 16) || signedInt(a, 8);
         case DATE -> a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation;
         case DECIMAL -> decimal(a, want);
@@ -71,6 +73,10 @@ public final class ColumnMapping {
 
   private static boolean signedInt(LogicalTypeAnnotation a, int bits) {
     return a instanceof IntLogicalTypeAnnotation i && i.isSigned() && i.getBitWidth() == bits;
+  }
+
+  private static boolean unsignedInt(LogicalTypeAnnotation a, int bits) {
+    return a instanceof IntLogicalTypeAnnotation i && !i.isSigned() && i.getBitWidth() == bits;
   }
 
   private static boolean decimal(LogicalTypeAnnotation a, DeviceType want) {
