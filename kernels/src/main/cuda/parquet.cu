@@ -33,14 +33,18 @@ struct PageDesc {
 enum PageKind : int64_t { PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3 };
 // ParquetPrimitives' physical types (PhysicalType ordinals).
 enum Physical : int32_t {
-  P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6, P_INT96 = 7
+  P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6, P_INT96 = 7,
+  P_UINT32 = 8,       // INT32 holding an unsigned value: zero-extended
+  P_INT64_MILLIS = 9  // INT64 milliseconds: times 1000, overflow an error
 };
 
 __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_length) {
   switch (physical) {
     case P_INT32:
+    case P_UINT32:
     case P_FLOAT: return 4;
     case P_INT64:
+    case P_INT64_MILLIS:
     case P_DOUBLE: return 8;
     case P_FIXED: return type_length;
     case P_INT96: return 12;
@@ -243,6 +247,7 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
     const int width = physical_width(physical, type_length);
     const int64_t values = value_start[pg];
     const int64_t dictionary = d.kind == DICTIONARY_ENCODED ? value_start[d.link] : 0;
+    bool overflow = false;
     for_each_row(d, defined, [&](int64_t row, int64_t k) {
       int64_t v = 0;
       if (k >= 0) {
@@ -252,12 +257,24 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
           const uint8_t* p = d.kind == DICTIONARY_ENCODED
               ? pages + dictionary + static_cast<int64_t>(indices[d.row_start + k]) * width
               : pages + values + k * width;
-          v = physical == P_INT96 ? int96_micros(p) : load_value(p, width, physical == P_FIXED);
+          if (physical == P_INT96) {
+            v = int96_micros(p);
+          } else if (physical == P_UINT32) {
+            v = static_cast<int64_t>(load_le(p, 4));
+          } else {
+            v = load_value(p, width, physical == P_FIXED);
+            if (physical == P_INT64_MILLIS) {
+              constexpr int64_t limit = 9223372036854775LL;  // INT64_MAX / 1000
+              overflow |= v > limit || v < -limit;
+              v = v > limit || v < -limit ? 0 : v * 1000;
+            }
+          }
         }
       }
       uint8_t* o = out + row * out_width;
       for (int b = 0; b < out_width; b++) o[b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
     });
+    if (__any_sync(FULL_WARP, overflow) && lane_id() == 0) status[pg] = PQ_OVERFLOW;
   });
 }
 

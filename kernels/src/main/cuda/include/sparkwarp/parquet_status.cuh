@@ -17,6 +17,7 @@ enum DecodeStatus : int32_t {
   PQ_OVERRUN = 8,         // output past the declared size
   PQ_BAD_HEADER = 9,      // an unreadable varint
   PQ_DICTIONARY = 10,     // the page's dictionary is itself corrupt
+  PQ_OVERFLOW = 11,       // a value out of range once converted (milliseconds to microseconds)
 };
 
 }  // namespace sparkwarp

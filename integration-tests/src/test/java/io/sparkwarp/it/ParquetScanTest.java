@@ -154,7 +154,7 @@ class ParquetScanTest extends GpuTestBase {
   }
 
   @Test
-  void unsignedSmallIntegersReadOneSizeUp() throws IOException {
+  void unsignedIntegersReadOneSizeUp() throws IOException {
     // Spark writes no unsigned integers; other writers (pyarrow, parquet-mr) do
     MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 id; "
         + "optional int32 u8 (INTEGER(8,false)); optional int32 u16 (INTEGER(16,false)); "
@@ -175,10 +175,18 @@ class ParquetScanTest extends GpuTestBase {
       }
     }
     spark().read().parquet(file.getParent().toString()).createOrReplaceTempView("pq_unsigned");
-    assertGpuMatchesCpu("SELECT id, u8, u16 FROM pq_unsigned", PARQUET_SCAN, GPU_TO_HOST);
-    assertGpuMatchesCpu("SELECT id FROM pq_unsigned WHERE u8 > 200 AND u16 < 1000", PARQUET_SCAN, FILTER, GPU_TO_HOST);
-    // unsigned 32-bit values need zero extension into a long: Spark's reader does it
-    assertFallsBack("SELECT u32 FROM pq_unsigned", "FileSourceScanExec", "u32");
+    assertGpuMatchesCpu("SELECT * FROM pq_unsigned", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT id FROM pq_unsigned WHERE u8 > 200 AND u16 < 1000 AND u32 > 3000000000", PARQUET_SCAN,
+        FILTER, GPU_TO_HOST);
+  }
+
+  @Test
+  void millisecondTimestampsScaleToMicroseconds() {
+    withConf(Map.of("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MILLIS"), () -> TableGen.rows(2000)
+        .column("id", Gens.uniqueLongs()).column("ts", Gens.timestamps()).parquetView(spark(), "pq_millis"));
+    assertGpuMatchesCpu("SELECT * FROM pq_millis", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT id FROM pq_millis WHERE ts < TIMESTAMP '1990-06-01 12:00:00.123'", PARQUET_SCAN,
+        FILTER, GPU_TO_HOST);
   }
 
   @Test

@@ -15,8 +15,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * Which Parquet column types decode on the device into which device types: the pairs Spark's own reader maps one to
  * one (a physical type with its annotation), and the widenings of Spark's reader that keep the stored value (a 32-bit
  * integer read as a long, a decimal read with more digits at the same scale: a table whose column type grew). Other
- * widenings (float to double, a decimal's scale) and unsigned 32- and 64-bit integers are a reason the scan stays on
- * the CPU.
+ * widenings (float to double, a decimal's scale), unsigned 64-bit integers and nanosecond timestamps are a reason the
+ * scan stays on the CPU. Unsigned 32-bit integers and millisecond timestamps convert on the device.
  */
 public final class ColumnMapping {
   private ColumnMapping() {}
@@ -31,7 +31,7 @@ public final class ColumnMapping {
         // Spark reads unsigned 8- and 16-bit integers one size up; their stored values fit as they are
         case SHORT -> signedInt(a, 16) || unsignedInt(a, 8);
         case INT -> a == null || signedInt(a, 32) || unsignedInt(a, 16);
-        case LONG -> a == null || signedInt(a, 32) || signedInt(a, 16) || signedInt(a, 8);
+        case LONG -> a == null || signedInt(a, 32) || signedInt(a, 16) || signedInt(a, 8) || unsignedInt(a, 32);
         case DATE -> a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation;
         case DECIMAL -> decimal(a, want);
         default -> false;
@@ -39,7 +39,7 @@ public final class ColumnMapping {
       case INT64 -> switch (want.kind()) {
         case LONG -> a == null || signedInt(a, 64);
         case TIMESTAMP -> a instanceof TimestampLogicalTypeAnnotation t
-            && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS && t.isAdjustedToUTC() == (want.timeZone() != null);
+            && t.getUnit() != LogicalTypeAnnotation.TimeUnit.NANOS && t.isAdjustedToUTC() == (want.timeZone() != null);
         case DECIMAL -> decimal(a, want);
         default -> false;
       };
@@ -60,8 +60,10 @@ public final class ColumnMapping {
   public static ColumnSpec spec(PrimitiveType file, DeviceType want) {
     PhysicalType physical = switch (file.getPrimitiveTypeName()) {
       case BOOLEAN -> PhysicalType.BOOLEAN;
-      case INT32 -> PhysicalType.INT32;
-      case INT64 -> PhysicalType.INT64;
+      case INT32 -> file.getLogicalTypeAnnotation() instanceof IntLogicalTypeAnnotation i && !i.isSigned()
+          && i.getBitWidth() == 32 ? PhysicalType.UINT32 : PhysicalType.INT32;
+      case INT64 -> file.getLogicalTypeAnnotation() instanceof TimestampLogicalTypeAnnotation t
+          && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS ? PhysicalType.INT64_MILLIS : PhysicalType.INT64;
       case FLOAT -> PhysicalType.FLOAT;
       case DOUBLE -> PhysicalType.DOUBLE;
       case FIXED_LEN_BYTE_ARRAY -> PhysicalType.FIXED_LEN_BYTE_ARRAY;

@@ -222,7 +222,21 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       long at = kind == PageTable.Kind.DICTIONARY_ENCODED
           ? valueStart[(int) table.link(p)] + (long) indices[rowStart + (int) k] * width
           : valueStart[p] + k * width;
-      if (spec.physical() == PhysicalType.INT96) return PhysicalType.int96Micros(all.le(at, 8), (int) all.le(at + 8, 4));
+      switch (spec.physical()) {
+        case INT96 -> {
+          return PhysicalType.int96Micros(all.le(at, 8), (int) all.le(at + 8, 4));
+        }
+        case UINT32 -> {
+          return all.le(at, 4) & 0xffffffffL;
+        }
+        case INT64_MILLIS -> {
+          long millis = all.le(at, 8);
+          long limit = Long.MAX_VALUE / 1000;
+          if (millis > limit || millis < -limit) throw new ParquetDataException("page", p, DecodeError.OVERFLOW);
+          return millis * 1000;
+        }
+        default -> { }
+      }
       long v = 0;
       if (spec.physical() == PhysicalType.FIXED_LEN_BYTE_ARRAY) {
         for (int b = 0; b < width; b++) v = (v << 8) | all.u8(at + b);

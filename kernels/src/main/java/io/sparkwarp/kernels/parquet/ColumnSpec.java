@@ -32,6 +32,8 @@ public record ColumnSpec(PhysicalType physical, int typeLength, DeviceType outpu
       case FIXED_LEN_BYTE_ARRAY -> output.kind() == DeviceType.Kind.DECIMAL && typeLength >= 1 && typeLength <= 8;
       case BYTE_ARRAY -> output.isVariableWidth();
       case INT96 -> output.kind() == DeviceType.Kind.TIMESTAMP && output.timeZone() != null;
+      case UINT32 -> output.kind() == DeviceType.Kind.LONG;
+      case INT64_MILLIS -> output.kind() == DeviceType.Kind.TIMESTAMP;
     };
     return ok ? Optional.empty()
         : Optional.of("parquet " + physical.name().toLowerCase(java.util.Locale.ROOT)

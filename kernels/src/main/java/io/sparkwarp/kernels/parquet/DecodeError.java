@@ -12,7 +12,8 @@ public enum DecodeError {
   BAD_OFFSET("a back-reference before the start of the output"),
   OVERRUN("output past the size its header declares"),
   BAD_HEADER("an unreadable varint"),
-  DICTIONARY("a corrupt dictionary");
+  DICTIONARY("a corrupt dictionary"),
+  OVERFLOW("a value out of range once converted (milliseconds to microseconds)");
 
   private final String description;
 

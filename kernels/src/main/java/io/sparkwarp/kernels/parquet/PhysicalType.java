@@ -1,10 +1,17 @@
 package io.sparkwarp.kernels.parquet;
 
-/** Parquet's physical types the device decodes (ordinals shared with {@code parquet.cu}). */
+/**
+ * How a column's values are stored: Parquet's physical types the device decodes, and two stored forms of them that
+ * convert on the way (ordinals shared with {@code parquet.cu}).
+ */
 public enum PhysicalType {
   BOOLEAN, INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY,
   /** Timestamps of Impala, Hive and older Spark: nanoseconds in the day (8 bytes), then the Julian day (4 bytes). */
-  INT96;
+  INT96,
+  /** INT32 holding an unsigned 32-bit integer: zero-extended into a long. */
+  UINT32,
+  /** INT64 timestamps in milliseconds: times 1000 into microseconds, an overflow an error (as Spark's reader). */
+  INT64_MILLIS;
 
   /** The Julian day of 1970-01-01, and microseconds per day: what INT96 timestamps count from and in. */
   public static final long JULIAN_DAY_OF_EPOCH = 2_440_588;
@@ -13,8 +20,8 @@ public enum PhysicalType {
   /** Bytes of one PLAIN value: 0 for bit-packed booleans and variable-length byte arrays. */
   public int width(int typeLength) {
     return switch (this) {
-      case INT32, FLOAT -> 4;
-      case INT64, DOUBLE -> 8;
+      case INT32, FLOAT, UINT32 -> 4;
+      case INT64, DOUBLE, INT64_MILLIS -> 8;
       case FIXED_LEN_BYTE_ARRAY -> typeLength;
       case INT96 -> 12;
       case BOOLEAN, BYTE_ARRAY -> 0;

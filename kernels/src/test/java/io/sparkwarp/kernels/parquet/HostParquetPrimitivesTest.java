@@ -13,7 +13,10 @@ import io.sparkwarp.kernels.testing.RandomVectors;
 import io.sparkwarp.kernels.testing.VectorAssertions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Random;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
@@ -74,6 +77,44 @@ class HostParquetPrimitivesTest extends BackendTestBase {
         () -> decodeRaw(pages, table, new ColumnSpec(PhysicalType.INT32, 0, DeviceType.INT)));
     assertEquals(1, e.index());
     assertEquals(DecodeError.BAD_INDEX, e.error());
+  }
+
+  @Test
+  void unsignedIntegersZeroExtendAndMillisecondsScale() {
+    // PLAIN pages of two values each: 0xffffffff and 7 as unsigned, -3 and 2^40 as milliseconds
+    byte[] unsigned = {-1, -1, -1, -1, 7, 0, 0, 0};
+    PageTable table = new PageTable(0);
+    table.addData(0, 8, -1, 2, PageTable.Kind.PLAIN, -1);
+    try (DeviceColumn c = decodeRaw(unsigned, table, new ColumnSpec(PhysicalType.UINT32, 0, DeviceType.LONG));
+        FieldVector v = ParquetTesting.download(backend, c, pageable, stream)) {
+      assertEquals(4294967295L, ((BigIntVector) v).get(0));
+      assertEquals(7L, ((BigIntVector) v).get(1));
+    }
+    ByteBuffer millis = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(-3).putLong(1L << 40);
+    PageTable millisTable = new PageTable(0);
+    millisTable.addData(0, 16, -1, 2, PageTable.Kind.PLAIN, -1);
+    DeviceType timestamp = DeviceType.timestamp("UTC");
+    try (DeviceColumn c = decodeRaw(millis.array(), millisTable,
+        new ColumnSpec(PhysicalType.INT64_MILLIS, 0, timestamp));
+        FieldVector v = ParquetTesting.download(backend, c, pageable, stream)) {
+      assertEquals(-3000L, v.getDataBuffer().getLong(0));
+      assertEquals((1L << 40) * 1000, v.getDataBuffer().getLong(8));
+    }
+  }
+
+  @Test
+  void millisecondsPastTheMicrosecondRangeAreNamed() {
+    // Spark's reader fails such a value too (Math.multiplyExact)
+    ByteBuffer millis = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(1).putLong(Long.MAX_VALUE / 1000 + 1);
+    PageTable table = new PageTable(0);
+    table.addData(0, 8, -1, 1, PageTable.Kind.PLAIN, -1);
+    table.addData(8, 8, -1, 1, PageTable.Kind.PLAIN, -1);
+    ParquetDataException e = assertThrows(ParquetDataException.class, () -> decodeRaw(millis.array(), table,
+        new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp("UTC"))));
+    assertEquals(1, e.index());
+    assertEquals(DecodeError.OVERFLOW, e.error());
   }
 
   @Test
