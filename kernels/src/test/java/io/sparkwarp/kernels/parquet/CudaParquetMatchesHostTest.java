@@ -58,6 +58,30 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
   }
 
   @Test
+  void convertingFormsMatch() {
+    for (ColumnSpec spec : ParquetTesting.CONVERTING) {
+      for (int round = 0; round < 8; round++) {
+        try (FieldVector values = ParquetTesting.values(spec.output(), rnd.nextInt(20_000), rnd.nextBoolean(), rnd,
+            allocator)) {
+          boolean small = round % 2 == 0;  // else most milliseconds overflow: both must say so
+          if (small) ParquetTesting.shrink(values);
+          EncodedColumn c = EncodedColumn.encode(values, spec, rnd);
+          FieldVector fromHost = decodedOrNull(host, c);
+          FieldVector fromCuda = decodedOrNull(cuda, c);
+          try {
+            assertEquals(fromHost == null, fromCuda == null, spec + ": host " + (fromHost == null ? "raised"
+                : "decoded") + ", cuda the opposite");
+            if (fromHost != null) VectorAssertions.assertVectorEquals(fromHost, fromCuda, spec + " round " + round);
+          } finally {
+            if (fromHost != null) fromHost.close();
+            if (fromCuda != null) fromCuda.close();
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void corruptInputIsFoundByBoth() {
     for (int round = 0; round < 300; round++) {
       DeviceType type = RandomVectors.allTypes()[rnd.nextInt(RandomVectors.allTypes().length)];

@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -59,26 +58,17 @@ class ParquetKernelsOnCpuTest {
         }
       }
       // the stored forms that convert: unsigned 32-bit integers, milliseconds (small values, and any: overflow)
-      for (ColumnSpec spec : List.of(new ColumnSpec(PhysicalType.UINT32, 0, DeviceType.LONG),
-          new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp("UTC")),
-          new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp(null)))) {
+      for (ColumnSpec spec : ParquetTesting.CONVERTING) {
         for (boolean small : new boolean[] {true, false}) {
           try (FieldVector values = ParquetTesting.values(spec.output(), rnd.nextInt(3000), rnd.nextBoolean(), rnd,
               allocator)) {
-            if (small) shrink(values);
+            if (small) ParquetTesting.shrink(values);
             Path dir = work.resolve("case" + index++);
             write(host, stream, EncodedColumn.encode(values, spec, rnd), dir);
             harness.run(dir, seed);
           }
         }
       }
-    }
-  }
-
-  /** Divides every 64-bit value by 2^12: milliseconds that convert to microseconds without overflow. */
-  private static void shrink(FieldVector values) {
-    for (int r = 0; r < values.getValueCount(); r++) {
-      values.getDataBuffer().setLong(8L * r, values.getDataBuffer().getLong(8L * r) >> 12);
     }
   }
 

@@ -17,7 +17,19 @@ import org.apache.arrow.vector.FieldVector;
 
 /** Shared by the Parquet primitive tests: random columns with repeats, and the scan's steps on one backend. */
 final class ParquetTesting {
+  /** The stored forms that convert on the way: unsigned 32-bit integers, millisecond timestamps (both kinds). */
+  static final List<ColumnSpec> CONVERTING = List.of(new ColumnSpec(PhysicalType.UINT32, 0, DeviceType.LONG),
+      new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp("UTC")),
+      new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp(null)));
+
   private ParquetTesting() {}
+
+  /** Divides every 64-bit value by 2^12: milliseconds that convert to microseconds without overflow. */
+  static void shrink(FieldVector values) {
+    for (int r = 0; r < values.getValueCount(); r++) {
+      values.getDataBuffer().setLong(8L * r, values.getDataBuffer().getLong(8L * r) >> 12);
+    }
+  }
 
   /**
    * {@code rows} values of {@code type} drawn from a pool of random values (small pools give dictionary bit widths
