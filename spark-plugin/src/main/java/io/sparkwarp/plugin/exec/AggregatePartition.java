@@ -20,7 +20,6 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
@@ -76,17 +75,11 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
   }
 
   private final Spec spec;
-  private final SQLMetric inputRows;
-  private final SQLMetric outputRows;
-  private final SQLMetric outputBatches;
-  private final SQLMetric gpuTime;
+  private final OperatorMetrics metrics;
 
   AggregatePartition(Spec spec, UnaryExec node) {
     this.spec = spec;
-    this.inputRows = node.metric(GpuMetrics.INPUT_ROWS);
-    this.outputRows = node.metric(GpuMetrics.OUTPUT_ROWS);
-    this.outputBatches = node.metric(GpuMetrics.OUTPUT_BATCHES);
-    this.gpuTime = node.metric(GpuMetrics.GPU_TIME);
+    this.metrics = OperatorMetrics.of(node);
   }
 
   @Override
@@ -106,8 +99,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
         done = true;
         DeviceBatch out = aggregateAll(input, inputs, result);
         if (out == null) return null;
-        outputRows.add(out.rowCount());
-        outputBatches.add(1);
+        metrics.produced(out.rowCount());
         return DeviceBatches.wrap(out, spec.output());
       }
     };
@@ -126,7 +118,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
         gpu.acquireDevice();
         long start = System.nanoTime();
         try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
-          inputRows.add(in.rowCount());
+          metrics.inputRows().add(in.rowCount());
           DeviceBatch partial = first(backend, inputs, in, stream);
           partials.add(partial);
           partialRows += partial.rowCount();
@@ -136,7 +128,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
           partials.add(merged);
           partialRows = merged.rowCount();
         }
-        gpuTime.add(System.nanoTime() - start);
+        metrics.gpuTime().add(System.nanoTime() - start);
       }
       long start = System.nanoTime();
       gpu.acquireDevice();
@@ -156,7 +148,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
           out = finish(backend, last, result, stream);
         }
       }
-      gpuTime.add(System.nanoTime() - start);
+      metrics.gpuTime().add(System.nanoTime() - start);
       return out;
     } finally {
       Closeables.closeAll(partials);

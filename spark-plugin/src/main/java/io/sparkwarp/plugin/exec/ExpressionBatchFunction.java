@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.slf4j.Logger;
@@ -40,10 +39,7 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
   private final CpuEvaluation onCpu;
   private final String operator;
   private final List<Attribute> output;
-  private final SQLMetric inputRows;
-  private final SQLMetric outputRows;
-  private final SQLMetric outputBatches;
-  private final SQLMetric gpuTime;
+  private final OperatorMetrics metrics;
 
   ExpressionBatchFunction(Compile compile, Step step, CpuEvaluation onCpu, List<Attribute> output, UnaryExec node) {
     this.compile = compile;
@@ -51,10 +47,7 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
     this.onCpu = onCpu;
     this.operator = node.getClass().getSimpleName();
     this.output = output;
-    this.inputRows = node.metric(GpuMetrics.INPUT_ROWS);
-    this.outputRows = node.metric(GpuMetrics.OUTPUT_ROWS);
-    this.outputBatches = node.metric(GpuMetrics.OUTPUT_BATCHES);
-    this.gpuTime = node.metric(GpuMetrics.GPU_TIME);
+    this.metrics = OperatorMetrics.of(node);
   }
 
   @Override
@@ -91,20 +84,19 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
     long start = System.nanoTime();
     DeviceBatch result;
     try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
-      inputRows.add(in.rowCount());
+      metrics.inputRows().add(in.rowCount());
       // both steps read back their error record (and a filter its row count), so they return synchronised and the
       // time below is the kernels' own
       result = step.apply(gpu, compiled, in);
     } catch (ExpressionErrorException e) {
       throw compiled.toSparkException(e);  // Spark's own exception, with the failing expression's query context
     }
-    gpuTime.add(System.nanoTime() - start);
+    metrics.gpuTime().add(System.nanoTime() - start);
     if (result.rowCount() == 0) {
       result.close();
       return null;
     }
-    outputRows.add(result.rowCount());
-    outputBatches.add(1);
+    metrics.produced(result.rowCount());
     return DeviceBatches.wrap(result, output);
   }
 }
