@@ -51,8 +51,7 @@ public final class GpuHashAggregateExec extends UnaryExec implements GpuExec {
 
   @Override
   public Seq<Attribute> output() {
-    return CollectionConverters.asScala(
-        CollectionConverters.asJava(resultExpressions).stream().map(NamedExpression::toAttribute).toList()).toList();
+    return attributesOf(resultExpressions);
   }
 
   /**

@@ -49,8 +49,7 @@ public final class GpuProjectExec extends UnaryExec implements GpuExec {
 
   @Override
   public Seq<Attribute> output() {
-    return CollectionConverters.asScala(
-        CollectionConverters.asJava(projectList).stream().map(NamedExpression::toAttribute).toList()).toList();
+    return attributesOf(projectList);
   }
 
   @Override

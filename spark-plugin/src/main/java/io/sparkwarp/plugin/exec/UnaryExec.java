@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.catalyst.plans.physical.UnknownPartitioning;
@@ -35,6 +36,12 @@ public abstract class UnaryExec extends SparkwarpExec {
   @Override
   public Seq<Attribute> output() {
     return child.output();
+  }
+
+  /** The attributes named expressions produce: the output of an operator that computes new columns. */
+  protected static Seq<Attribute> attributesOf(Seq<? extends NamedExpression> expressions) {
+    return CollectionConverters.asScala(
+        CollectionConverters.asJava(expressions).stream().map(NamedExpression::toAttribute).toList()).toList();
   }
 
   @Override
