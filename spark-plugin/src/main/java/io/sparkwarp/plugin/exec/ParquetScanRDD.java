@@ -47,9 +47,17 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
   record PartitionColumns(StructType schema, List<List<InternalRow>> values, String timeZone)
       implements Serializable {}
 
-  /** What a partition reports. */
+  /** What a partition reports: rows, batches and time per batch, the reader's counters once it is done. */
   record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded, SQLMetric readWait,
-      SQLMetric deviceWait, SQLMetric decode, SQLMetric skippedRowGroups) implements Serializable {}
+      SQLMetric deviceWait, SQLMetric decode, SQLMetric skippedRowGroups) implements Serializable {
+    void addTotals(ParquetBatchReader reader) {
+      uploaded.add(reader.uploadedBytes());
+      readWait.add(reader.readWaitNanos());
+      deviceWait.add(reader.deviceWaitNanos());
+      decode.add(reader.decodeNanos());
+      skippedRowGroups.add(reader.skippedRowGroups());
+    }
+  }
 
   ParquetScanRDD(org.apache.spark.SparkContext sc, Partition[] filePartitions, List<List<FileSplit>> splits,
       Broadcast<SerializableConfiguration> conf, List<ScanColumn> columns, ScanSettings settings,
@@ -81,24 +89,16 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
     TaskGpu gpu = TaskGpu.get();
     ParquetBatchReader reader = new ParquetBatchReader(gpu.backend(), gpu.stream(), conf.value().value(),
         splits.get(split.index()), columns, settings, gpu::acquireDevice);
-    context.addTaskCompletionListener((TaskCompletionListener) ctx -> reader.close());
+    context.addTaskCompletionListener((TaskCompletionListener) ctx -> {
+      reader.close();
+      metrics.addTotals(reader);  // before the task's metrics are sent: listeners run first
+    });
     return CollectionConverters.asScala(new LazyBatchIterator() {
       @Override
       protected ColumnarBatch computeNext() {
         long start = System.nanoTime();
-        long skipped = reader.skippedRowGroups();
-        boolean more = reader.hasNext();  // plans the splits the first time: pruning happens here
-        metrics.skippedRowGroups().add(reader.skippedRowGroups() - skipped);
-        if (!more) return null;
-        long uploaded = reader.uploadedBytes();
-        long readWait = reader.readWaitNanos();
-        long deviceWait = reader.deviceWaitNanos();
-        long decode = reader.decodeNanos();
+        if (!reader.hasNext()) return null;
         DeviceBatch batch = reader.next();
-        metrics.uploaded().add(reader.uploadedBytes() - uploaded);
-        metrics.readWait().add(reader.readWaitNanos() - readWait);
-        metrics.deviceWait().add(reader.deviceWaitNanos() - deviceWait);
-        metrics.decode().add(reader.decodeNanos() - decode);
         if (!partitionColumns.schema().isEmpty()) {
           batch = PartitionConstants.append(batch, partitionColumns.values().get(split.index()).get(reader.lastSplit()),
               partitionColumns.schema(), partitionColumns.timeZone(), gpu);
