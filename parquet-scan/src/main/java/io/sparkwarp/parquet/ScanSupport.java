@@ -94,26 +94,24 @@ public final class ScanSupport {
       return Optional.of(e.getMessage());
     }
     Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
+    // Spark rebases from the hybrid calendar, or refuses, unless the file or the mode says values are as written;
+    // INT96 timestamps follow their own mode and footer key
+    boolean datesAsWritten = rebaseCorrected || writtenWithProlepticCalendar(keyValues);
+    boolean int96AsWritten = int96RebaseCorrected || int96WrittenProleptic(keyValues);
     for (int i = 0; i < columns.size(); i++) {
+      ScanColumn c = columns.get(i);
       ColumnDescriptor d = descriptors.get(i);
-      if (d != null && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96
-          && !int96RebaseCorrected && !int96WrittenProleptic(keyValues)) {
-        return Optional.of("INT96 column " + columns.get(i).name() + " may hold timestamps before 1900 in the hybrid "
-            + "calendar, which Spark rebases or rejects (spark.sql.parquet.int96RebaseModeInRead=CORRECTED reads "
-            + "them as written)");
+      boolean int96 = d != null && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96;
+      DeviceType.Kind k = c.type().kind();
+      if (int96 && !int96AsWritten) {
+        return Optional.of("INT96 column " + c.name() + " may hold timestamps before 1900 in the hybrid calendar, "
+            + "which Spark rebases or rejects (spark.sql.parquet.int96RebaseModeInRead=CORRECTED reads them as "
+            + "written)");
       }
-    }
-    if (!rebaseCorrected && !writtenWithProlepticCalendar(keyValues)) {
-      for (int i = 0; i < columns.size(); i++) {
-        ScanColumn c = columns.get(i);
-        DeviceType.Kind k = c.type().kind();
-        ColumnDescriptor d = descriptors.get(i);
-        boolean int96 = d != null && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96;
-        if (!int96 && (k == DeviceType.Kind.DATE || k == DeviceType.Kind.TIMESTAMP)) {
-          return Optional.of("column " + c.name() + " may hold dates before 1582 in the hybrid calendar, which "
-              + "Spark rebases or rejects (spark.sql.parquet.datetimeRebaseModeInRead=CORRECTED reads them as "
-              + "written)");
-        }
+      if (!int96 && !datesAsWritten && (k == DeviceType.Kind.DATE || k == DeviceType.Kind.TIMESTAMP)) {
+        return Optional.of("column " + c.name() + " may hold dates before 1582 in the hybrid calendar, which "
+            + "Spark rebases or rejects (spark.sql.parquet.datetimeRebaseModeInRead=CORRECTED reads them as "
+            + "written)");
       }
     }
     for (BlockMetaData block : footer.getBlocks()) {
