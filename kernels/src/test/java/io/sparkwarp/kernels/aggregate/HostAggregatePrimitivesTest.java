@@ -12,6 +12,8 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -39,46 +41,30 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
 
   private IntVector ints(Integer... values) {
     IntVector v = new IntVector("i", pageable);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) v.setNull(i);
-      else v.set(i, values[i]);
-    }
-    v.setValueCount(values.length);
-    vectors.add(v);
-    return v;
+    return filled(v, values, v::set);
   }
 
   private BigIntVector longs(Long... values) {
     BigIntVector v = new BigIntVector("l", pageable);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) v.setNull(i);
-      else v.set(i, values[i]);
-    }
-    v.setValueCount(values.length);
-    vectors.add(v);
-    return v;
+    return filled(v, values, v::set);
   }
 
   private Float8Vector doubles(Double... values) {
     Float8Vector v = new Float8Vector("d", pageable);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) v.setNull(i);
-      else v.set(i, values[i]);
-    }
-    v.setValueCount(values.length);
-    vectors.add(v);
-    return v;
+    return filled(v, values, v::set);
   }
 
   private DecimalVector decimals(int precision, int scale, String... values) {
     DecimalVector v = new DecimalVector("m", pageable, precision, scale);
+    return filled(v, values, (i, x) -> v.set(i, new BigDecimal(x)));
+  }
+
+  /** {@code v} holding {@code values} (null for null), closed after the test. */
+  private <V extends BaseFixedWidthVector, T> V filled(V v, T[] values, BiConsumer<Integer, T> set) {
     v.allocateNew(values.length);
     for (int i = 0; i < values.length; i++) {
       if (values[i] == null) v.setNull(i);
-      else v.set(i, new BigDecimal(values[i]));
+      else set.accept(i, values[i]);
     }
     v.setValueCount(values.length);
     vectors.add(v);
