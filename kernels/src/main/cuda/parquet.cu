@@ -99,14 +99,18 @@ __device__ int32_t walk_strings(const uint8_t* pages, int64_t start, int64_t end
 
 }  // namespace
 
-// One warp per block: Snappy, or a copy of uncompressed bytes.
+// One warp per block: Snappy, or a copy of uncompressed bytes. Dynamic shared memory: ring_bytes per warp of the
+// block (the ring of recent output snappy_decompress_warp reads back-references from).
 extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
-                                            int32_t count, int32_t* status) {
+                                            int32_t count, int32_t ring_bytes, int32_t* status) {
+  extern __shared__ uint8_t sw_pq_rings[];
+  uint8_t* ring = sw_pq_rings + static_cast<int64_t>(threadIdx.x / 32) * ring_bytes;
   for_each_warp_tile(count, [&](int64_t b) {
     const BlockDesc d = blocks[b];
     int32_t err = PQ_OK;
     if (d.codec == 1) {
-      err = snappy_decompress_warp(input + d.source, d.source_bytes, output + d.target, d.target_bytes);
+      err = snappy_decompress_warp(input + d.source, d.source_bytes, output + d.target, d.target_bytes, ring,
+                                   ring_bytes);
     } else if (d.source_bytes != d.target_bytes) {
       err = PQ_SIZE_MISMATCH;
     } else {

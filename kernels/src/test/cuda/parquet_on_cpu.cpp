@@ -2,7 +2,8 @@
 // io.sparkwarp.kernels.parquet.ParquetKernelsOnCpuTest wrote: compressed input with its block table, the page table
 // of one column, and what the host backend made of it (the decompressed pages and the column's buffers, or that it
 // raised). Runs the kernels in the order CudaParquetPrimitives launches them (the offsets' scan done here) with two
-// blocks of two warps, and compares every buffer byte for byte. Prints each difference; exits 1 if there was any.
+// blocks of two warps (decompression: one block), and compares every buffer byte for byte. Prints each difference;
+// exits 1 if there was any.
 //
 // usage: parquet_on_cpu CASE_DIR
 #include "warp_emulation.h"
@@ -14,6 +15,15 @@ namespace {
 
 constexpr int BLOCKS = 2;
 constexpr int THREADS = 64;
+constexpr int RING_BYTES = 4096;  // CudaParquetPrimitives.SNAPPY_RING_BYTES
+
+}  // namespace
+
+// The decompression's dynamic shared memory: one block's worth, so that launch runs one block (blocks run at once
+// here and would share it).
+uint8_t sw_pq_rings[THREADS / 32 * RING_BYTES];
+
+namespace {
 
 // The first non-zero status of `count`, or 0.
 int32_t first_error(const Buffer& status, int32_t count) {
@@ -57,8 +67,9 @@ int main(int argc, char** argv) {
   const int32_t page_count = static_cast<int32_t>(table->bytes / sizeof(PageDesc));
 
   Buffer pages(pages_bytes), block_status(4 * block_count);
-  launch(BLOCKS, THREADS, [&] {
-    sw_pq_decompress(input->data, pages.data, blocks->as<BlockDesc>(), block_count, block_status.as<int32_t>());
+  launch(1, THREADS, [&] {
+    sw_pq_decompress(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES,
+                     block_status.as<int32_t>());
   });
   int32_t error = first_error(block_status, block_count);
   if (error == 0) {

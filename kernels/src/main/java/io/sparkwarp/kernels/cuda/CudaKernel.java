@@ -63,8 +63,13 @@ public final class CudaKernel {
    * no parallelism, only scheduling), at least one.
    */
   public void launchGridStride(long work, CudaStream stream, KernelArgs args) {
+    launchGridStride(work, 0, stream, args);
+  }
+
+  /** {@link #launchGridStride(long, CudaStream, KernelArgs)} with {@code sharedBytes} of dynamic shared memory. */
+  public void launchGridStride(long work, int sharedBytes, CudaStream stream, KernelArgs args) {
     long maxBlocks = 32L * context.device().multiprocessors();
     int blocks = (int) Math.max(1, Math.min(maxBlocks, (work + BLOCK - 1) / BLOCK));
-    launch(blocks, BLOCK, 0, stream, args);
+    launch(blocks, BLOCK, sharedBytes, stream, args);
   }
 }

@@ -20,6 +20,12 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * column's byte total back with them, to size the data, then scan the lengths into offsets with {@code scan.cu}).
  */
 final class CudaParquetPrimitives implements ParquetPrimitives {
+  /**
+   * Shared memory per decompressing warp for its ring of recent output (snappy.cuh): back-references up to about this
+   * far read it instead of global memory; 8 warps of a block take 32 KiB, so 7 blocks fit an SM.
+   */
+  static final int SNAPPY_RING_BYTES = 4096;
+
   private final CudaBackend backend;
   private final CudaScan scan;
   private final CudaKernel decompress;
@@ -50,8 +56,9 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
         DeviceBuffer table = backend.allocate(8L * words.length, stream);
         DeviceBuffer status = backend.allocate(4L * count, stream)) {
       upload(words, staging, table, stream);
-      decompress.launchGridStride(32L * count, CudaStream.of(stream), new KernelArgs().pointer(input).pointer(output)
-          .pointer(table).i32(count).pointer(status));
+      decompress.launchGridStride(32L * count, SNAPPY_RING_BYTES * (CudaKernel.BLOCK / 32), CudaStream.of(stream),
+          new KernelArgs().pointer(input).pointer(output).pointer(table).i32(count).i32(SNAPPY_RING_BYTES)
+              .pointer(status));
       long statusCopy = staging.address() + 8L * words.length;
       backend.copyDeviceToHost(status, 0, statusCopy, 4L * count, stream);
       stream.synchronize();

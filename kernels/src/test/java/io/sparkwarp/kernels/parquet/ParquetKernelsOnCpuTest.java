@@ -39,7 +39,7 @@ class ParquetKernelsOnCpuTest {
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
       int index = 0;
-      for (int kind = 0; kind < 4; kind++) {  // Snappy alone: noise, runs, words, a mix; then one of them damaged
+      for (int kind = 0; kind < SnappyInputs.KINDS; kind++) {  // Snappy alone, intact and damaged
         for (boolean corrupt : new boolean[] {false, true}) {
           Path dir = work.resolve("case" + index++);
           writeBlocks(host, stream, snappyBlocks(kind, corrupt), dir);

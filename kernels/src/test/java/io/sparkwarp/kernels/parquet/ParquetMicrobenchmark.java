@@ -19,7 +19,8 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Device-resident Parquet microbenchmark: Snappy decompression of {@code scale} x 512 MiB of output (text-like words
- * mixed with runs and noise, as pages of 64 KiB and of 1 MiB, parquet-mr's default page size), in GB/s of output;
+ * mixed with runs and noise, as pages of 64 KiB and of 1 MiB, parquet-mr's default page size; the PLAIN pages of a
+ * sorted int64 column, as l_orderkey's) in GB/s of output, and of a single 1 MiB page of each (one warp's latency);
  * then page decoding of 20 M rows (scaled) of a dictionary-encoded long column and of a PLAIN string column, in
  * rows/s and GB/s of output. Times: CUDA events around the whole primitive call (table upload, launches, the status
  * read-back), median of 5 after a warm-up. Each result is checked against the host reference first.
@@ -28,6 +29,10 @@ import org.xerial.snappy.Snappy;
  */
 public final class ParquetMicrobenchmark {
   private static final int REPEAT = 5;
+  /** SnappyInputs kinds: text-like words, runs and noise; words alone; the PLAIN page of a sorted int64 column. */
+  private static final int MIXED = 3;
+  private static final int WORDS = 2;
+  private static final int SORTED_KEYS = 4;
 
   private ParquetMicrobenchmark() {}
 
@@ -42,8 +47,13 @@ public final class ParquetMicrobenchmark {
       System.out.println("parquet microbenchmark on " + backend.description() + ", scale " + scale);
       Random rnd = new Random(42);
       long total = (long) (scale * (512L << 20));
-      for (int pageBytes : new int[] {64 << 10, 1 << 20}) {
-        EncodedBlocks c = snappyPages(total, pageBytes, rnd);
+      // {kind, output bytes, page bytes}: many pages (the grid full), then one page (one warp's latency)
+      long[][] cases = {{MIXED, total, 64 << 10}, {MIXED, total, 1 << 20}, {MIXED, 1 << 20, 1 << 20},
+          {SORTED_KEYS, total, 1 << 20}, {SORTED_KEYS, 1 << 20, 1 << 20}};
+      for (long[] snappyCase : cases) {
+        int kind = (int) snappyCase[0];
+        int pageBytes = (int) snappyCase[2];
+        EncodedBlocks c = snappyPages(snappyCase[1], pageBytes, kind, rnd);
         try (DeviceStream s = reference.newStream()) {
           if (!java.util.Arrays.equals(c.decompress(reference, s), c.decompress(backend, stream))) {
             throw new AssertionError("decompressed bytes differ from the host reference");
@@ -52,9 +62,10 @@ public final class ParquetMicrobenchmark {
         try (DeviceBuffer in = ParquetTesting.upload(backend, c.input(), stream);
             DeviceBuffer out = backend.allocate(c.outputBytes(), stream)) {
           double ms = clock.median(REPEAT, () -> backend.parquet().decompress(in, out, c.blocks(), stream));
-          System.out.printf(Locale.ROOT, "snappy %4d KiB pages: %d pages, %.0f MiB -> %.0f MiB, %.2f ms, %.1f GB/s of "
-              + "output%n", pageBytes >> 10, c.blocks().count(), c.input().length / 1048576.0,
-              c.outputBytes() / 1048576.0, ms, c.outputBytes() / ms / 1e6);
+          System.out.printf(Locale.ROOT, "snappy %s, %4d KiB pages: %d pages, %.0f MiB -> %.0f MiB, %.2f ms, %.1f "
+              + "GB/s of output%n", kind == MIXED ? "words, runs, noise" : "sorted int64 keys", pageBytes >> 10,
+              c.blocks().count(), c.input().length / 1048576.0, c.outputBytes() / 1048576.0, ms,
+              c.outputBytes() / ms / 1e6);
         }
       }
       int rows = (int) (scale * 20_000_000);
@@ -78,15 +89,20 @@ public final class ParquetMicrobenchmark {
     }
   }
 
-  /** About {@code total} bytes as Snappy pages of {@code pageBytes}, compressed by snappy-java. */
-  private static EncodedBlocks snappyPages(long total, int pageBytes, Random rnd) throws IOException {
+  /**
+   * About {@code total} bytes as Snappy pages of {@code pageBytes} of SnappyInputs kind {@code kind}, compressed by
+   * snappy-java.
+   */
+  private static EncodedBlocks snappyPages(long total, int pageBytes, int kind, Random rnd) throws IOException {
     ByteArrayOutputStream in = new ByteArrayOutputStream();
     CompressedBlocks blocks = new CompressedBlocks();
     long out = 0;
-    byte[] page = SnappyInputs.of(3, pageBytes, rnd);
+    byte[] page = SnappyInputs.of(kind, pageBytes, rnd);
     while (out < total) {
       // a fresh page now and then, so the input is not one page repeated (cheap: most pages are reused)
-      if (rnd.nextInt(16) == 0) page = SnappyInputs.of(rnd.nextBoolean() ? 2 : 3, pageBytes, rnd);
+      if (out > 0 && rnd.nextInt(16) == 0) {
+        page = SnappyInputs.of(kind == MIXED && rnd.nextBoolean() ? WORDS : kind, pageBytes, rnd);
+      }
       byte[] packed = Snappy.compress(page);
       blocks.add(in.size(), packed.length, out, page.length, CompressedBlocks.Codec.SNAPPY);
       in.writeBytes(packed);
