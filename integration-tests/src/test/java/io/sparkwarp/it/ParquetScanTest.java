@@ -2,6 +2,7 @@ package io.sparkwarp.it;
 
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
+import static io.sparkwarp.it.harness.GpuNodes.HASH_AGGREGATE;
 import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,11 +43,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * decompresses and every codec its reader threads decompress (named in the plan, or the scan stays on Spark's
  * reader when they may not),
  * decompresses, dictionary on and off, page v1 and v2 ({@code parquet.writer.version}), nulls, every supported type,
- * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group,
- * partition columns (appended per file). What it cannot read stays on Spark's reader with the reason; a flipped bit
- * in a page fails the query naming the file.
+ * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group, many
+ * small files in fewer batches, partition columns (appended per batch, whose files share their values). What it
+ * cannot read, or a query reading input_file_name(), stays on Spark's reader with the reason; a flipped bit in a page
+ * fails the query naming the file.
  */
 class ParquetScanTest extends GpuTestBase {
+  private static final int SMALL_FILES = 40;
+
   static Stream<Arguments> shapes() {
     Stream<Arguments> deviceCodecs = Stream.of("snappy", "uncompressed").flatMap(codec -> Stream.of(true, false)
         .flatMap(dictionary -> Stream.of("PARQUET_1_0", "PARQUET_2_0")
@@ -223,6 +227,54 @@ class ParquetScanTest extends GpuTestBase {
   }
 
   @Test
+  void smallFilesShareBatches() throws IOException {
+    Path dir = manySmallFiles("pq_small_files");
+    long files;
+    try (Stream<Path> listed = Files.list(dir)) {
+      files = listed.filter(f -> f.toString().endsWith(".parquet")).count();
+    }
+    assertTrue(files >= SMALL_FILES, files + " files");
+    query("SELECT * FROM pq_small_files").gpuNodes(PARQUET_SCAN, GPU_TO_HOST).matchesCpu();
+    assertGpuMatchesCpu("SELECT id, str_a, dec_a FROM pq_small_files WHERE int_a > int_b", PARQUET_SCAN, FILTER,
+        GPU_TO_HOST);
+    long batches = withConf(Map.of(QueryCheck.ENABLED, "true"), () -> {
+      Dataset<Row> query = spark().sql("SELECT * FROM pq_small_files");
+      query.collectAsList();
+      SparkPlan scan = PlanNodes.all(query.queryExecution().executedPlan()).stream()
+          .filter(n -> n.getClass().getSimpleName().equals(PARQUET_SCAN)).findFirst().orElseThrow();
+      return scan.metrics().apply("numOutputBatches").value();
+    });
+    assertTrue(batches < files, batches + " batches of " + files + " files");
+  }
+
+  @Test
+  void partitionsOfManyFilesShareBatchesWithinAPartition() {
+    // each partition directory holds many files, which Spark's file partitions mix: batches must not
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_partition_files");
+    spark().sql("SELECT id, int_a, str_a, dec_a, id % 3 AS part FROM " + TestTables.ALL_TYPES).repartition(SMALL_FILES)
+        .write().mode("overwrite").partitionBy("part").parquet(dir.toString());
+    spark().read().parquet(dir.toString()).createOrReplaceTempView("pq_partition_files");
+    assertGpuMatchesCpu("SELECT * FROM pq_partition_files", PARQUET_SCAN, GPU_TO_HOST);
+    assertGpuMatchesCpu("SELECT part, count(*), sum(int_a), max(str_a) FROM pq_partition_files GROUP BY part",
+        PARQUET_SCAN);
+    assertGpuMatchesCpu("SELECT id, part FROM pq_partition_files WHERE part > 0", PARQUET_SCAN, GPU_TO_HOST);
+  }
+
+  @Test
+  void inputFileNameKeepsTheScanOnSparksReader() {
+    manySmallFiles("pq_file_names");
+    // the GPU scan does not tell Spark which file a row came from (its batches span files), and a GPU operator between
+    // scan and expression would batch rows of several files: both stay on the CPU; the aggregation above moves
+    for (String expression : List.of("input_file_name()", "input_file_block_start()", "input_file_block_length()")) {
+      String sql = "SELECT f, count(*), sum(id) FROM (SELECT id, " + expression + " AS f FROM pq_file_names "
+          + "WHERE int_a > 0) GROUP BY f";
+      for (String cpuNode : List.of("FileSourceScanExec", "FilterExec")) {
+        query(sql).gpuNodes(HASH_AGGREGATE).fallsBack(cpuNode, "input_file_name()");
+      }
+    }
+  }
+
+  @Test
   void aFlippedPageBitFailsTheQueryNamingTheFile() throws IOException {
     Random rnd = new Random();
     TestTables.allTypes(2000, false).parquetView(spark(), "pq_corrupt", Map.of("compression", "uncompressed",
@@ -243,6 +295,15 @@ class ParquetScanTest extends GpuTestBase {
     StringBuilder messages = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) messages.append(t.getMessage()).append('\n');
     assertTrue(messages.toString().contains(file.getFileName().toString()), messages.toString());
+  }
+
+  /** A table of {@value #SMALL_FILES} small files, as Spark writes one per task: {@code name}, also a view. */
+  private static Path manySmallFiles(String name) {
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve(name);
+    spark().sql("SELECT * FROM " + TestTables.ALL_TYPES).repartition(SMALL_FILES).write().mode("overwrite")
+        .option("compression", "snappy").parquet(dir.toString());
+    spark().read().parquet(dir.toString()).createOrReplaceTempView(name);
+    return dir;
   }
 
   private static long sizeOf(Path f) {

@@ -7,17 +7,19 @@ import java.util.List;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The device work of one batch: the blocks that decompress the uploaded column chunks into one pages buffer, and
- * per column the table of its pages there; the pages of host codecs to inflate before the upload; plus, for error
- * messages, the column and row group of every block and the row group of every page.
+ * The device work of one batch: the blocks that decompress the uploaded column chunks (of every part of the batch)
+ * into one pages buffer, and per column the table of its pages there; the pages of host codecs to inflate before the
+ * upload; plus, for error messages, the owner of every block and page.
  */
 final class BatchTables {
+  /** Where a block or page comes from: the batch's part (its file), the column and the row group in that file. */
+  record Owner(int part, int column, int rowGroup) {}
+
   /**
    * A page the reader thread inflates ({@link HostCodecs}): from the read column chunk at host address {@code from}
    * to {@code offset} of the batch's inflated bytes, which are uploaded after the read bytes.
    */
-  record Inflation(CompressionCodecName codec, long from, long stored, long offset, long size, int column,
-      int rowGroup) {}
+  record Inflation(CompressionCodecName codec, long from, long stored, long offset, long size, Owner owner) {}
 
   final CompressedBlocks blocks = new CompressedBlocks();
   final List<Inflation> inflations = new ArrayList<>();
@@ -25,10 +27,9 @@ final class BatchTables {
   private final long inflatedBase;
   private long inflatedBytes;
   final PageTable[] tables;
-  /** Per block: column index and row group index (within the batch's file). */
-  private final List<int[]> blockOwners = new ArrayList<>();
-  /** Per column, per page: row group index. */
-  private final List<List<Integer>> pageRowGroups = new ArrayList<>();
+  private final List<Owner> blockOwners = new ArrayList<>();
+  /** Per column, per page. */
+  private final List<List<Owner>> pageOwners = new ArrayList<>();
   private long pagesBytes;
 
   BatchTables(int[] maxDefinitions, long inflatedBase) {
@@ -36,7 +37,7 @@ final class BatchTables {
     tables = new PageTable[maxDefinitions.length];
     for (int c = 0; c < tables.length; c++) {
       tables[c] = new PageTable(maxDefinitions[c]);
-      pageRowGroups.add(new ArrayList<>());
+      pageOwners.add(new ArrayList<>());
     }
   }
 
@@ -55,10 +56,9 @@ final class BatchTables {
    * Queues a page for inflation on the host and adds the device block that copies its inflated bytes to
    * {@code target} of the pages buffer.
    */
-  void addInflatedBlock(int column, int rowGroup, CompressionCodecName codec, long from, long stored, long target,
-      long size) {
-    inflations.add(new Inflation(codec, from, stored, inflatedBytes, size, column, rowGroup));
-    addBlock(column, rowGroup, inflatedBase + inflatedBytes, size, target, size, CompressedBlocks.Codec.UNCOMPRESSED);
+  void addInflatedBlock(Owner owner, CompressionCodecName codec, long from, long stored, long target, long size) {
+    inflations.add(new Inflation(codec, from, stored, inflatedBytes, size, owner));
+    addBlock(owner, inflatedBase + inflatedBytes, size, target, size, CompressedBlocks.Codec.UNCOMPRESSED);
     inflatedBytes += size;
   }
 
@@ -67,26 +67,22 @@ final class BatchTables {
     return inflatedBytes;
   }
 
-  void addBlock(int column, int rowGroup, long source, long sourceBytes, long target, long targetBytes,
+  void addBlock(Owner owner, long source, long sourceBytes, long target, long targetBytes,
       CompressedBlocks.Codec codec) {
     blocks.add(source, sourceBytes, target, targetBytes, codec);
-    blockOwners.add(new int[] {column, rowGroup});
+    blockOwners.add(owner);
   }
 
-  /** Records the row group of the page just added to column {@code column}'s table. */
-  void pageAdded(int column, int rowGroup) {
-    pageRowGroups.get(column).add(rowGroup);
+  /** Records the owner of the page just added to its column's table. */
+  void pageAdded(Owner owner) {
+    pageOwners.get(owner.column()).add(owner);
   }
 
-  int blockColumn(int block) {
-    return blockOwners.get(block)[0];
+  Owner blockOwner(int block) {
+    return blockOwners.get(block);
   }
 
-  int blockRowGroup(int block) {
-    return blockOwners.get(block)[1];
-  }
-
-  int pageRowGroup(int column, int page) {
-    return pageRowGroups.get(column).get(page);
+  Owner pageOwner(int column, int page) {
+    return pageOwners.get(column).get(page);
   }
 }

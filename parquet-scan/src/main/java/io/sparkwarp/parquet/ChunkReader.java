@@ -1,9 +1,7 @@
 package io.sparkwarp.parquet;
 
 import io.sparkwarp.kernels.memory.HostBlock;
-import io.sparkwarp.kernels.memory.HostMemoryPool;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -12,12 +10,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
 
 /**
- * Reads byte ranges of one file (column chunks) into one block of pinned host memory: ranges less than
- * {@link #MAX_GAP} apart are read as one (the gap costs less than another request), and the merged ranges are cut
- * into pieces of at most {@link #PIECE} read by the reader threads in parallel with positioned reads.
+ * Reads byte ranges (column chunks) of several files into one block of pinned host memory, the files one after
+ * another: ranges of a file less than {@link #MAX_GAP} apart are read as one (the gap costs less than another
+ * request), and the merged ranges are cut into pieces of at most {@link #PIECE} read by the reader threads in
+ * parallel with positioned reads, every file's at once, each file through its own stream.
  */
 final class ChunkReader {
   /** Bytes between two ranges below which they are read as one. */
@@ -27,78 +28,113 @@ final class ChunkReader {
 
   private ChunkReader() {}
 
-  /** Host memory holding the ranges, and where each range (in the order given) starts in it. */
-  record Read(HostBlock block, long bytes, long[] offsets) implements AutoCloseable {
-    @Override
-    public void close() {
-      block.close();
+  /**
+   * Where the ranges go in the block: per file, its merged reads ({file start, file end, block offset}) and the block
+   * offset of each of its ranges (in the order given); {@code bytes} in all.
+   */
+  record Layout(List<List<long[]>> reads, List<long[]> offsets, long bytes) {}
+
+  /** The layout of {@code ranges}: per file, {start, length} pairs. */
+  static Layout layout(List<List<long[]>> ranges) {
+    List<List<long[]>> reads = new ArrayList<>();
+    List<long[]> offsets = new ArrayList<>();
+    long total = 0;
+    for (List<long[]> file : ranges) {
+      Integer[] order = new Integer[file.size()];
+      Arrays.setAll(order, i -> i);
+      Arrays.sort(order, Comparator.comparingLong(i -> file.get(i)[0]));
+      List<long[]> merged = new ArrayList<>();
+      long[] at = new long[file.size()];
+      for (int i : order) {
+        long start = file.get(i)[0];
+        long end = start + file.get(i)[1];
+        long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+        if (last != null && start - last[1] <= MAX_GAP && start >= last[0]) {
+          if (end > last[1]) {
+            total += end - last[1];
+            last[1] = end;
+          }
+          at[i] = last[2] + start - last[0];
+        } else {
+          merged.add(new long[] {start, end, total});
+          at[i] = total;
+          total += end - start;
+        }
+      }
+      reads.add(merged);
+      offsets.add(at);
     }
+    return new Layout(reads, offsets, total);
   }
 
-  /** Reads {@code ranges} ({start, length} pairs) of {@code in} into a block of {@code pool}. */
-  static Read read(FSDataInputStream in, List<long[]> ranges, HostMemoryPool pool, ExecutorService threads) {
-    Integer[] order = new Integer[ranges.size()];
-    Arrays.setAll(order, i -> i);
-    Arrays.sort(order, Comparator.comparingLong(i -> ranges.get(i)[0]));
-    List<long[]> merged = new ArrayList<>();  // {file start, file end, host offset}
-    long[] offsets = new long[ranges.size()];
-    long total = 0;
-    for (int i : order) {
-      long start = ranges.get(i)[0];
-      long end = start + ranges.get(i)[1];
-      long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-      if (last != null && start - last[1] <= MAX_GAP && start >= last[0]) {
-        if (end > last[1]) {
-          total += end - last[1];
-          last[1] = end;
+  /**
+   * Reads the ranges of {@code files} (in the layout's order) into {@code block} where {@code layout} puts them.
+   * Returns or throws only once no read is under way, so the block may be freed then.
+   *
+   * @throws CorruptParquetException naming the first file that could not be read
+   */
+  static void read(List<Path> files, Layout layout, Configuration conf, HostBlock block, ExecutorService threads) {
+    List<FSDataInputStream> streams = new ArrayList<>();
+    List<List<Future<Void>>> pieces = new ArrayList<>();
+    CorruptParquetException failure = null;
+    for (int f = 0; f < files.size() && failure == null; f++) {
+      List<Future<Void>> own = new ArrayList<>();
+      pieces.add(own);
+      try {
+        FSDataInputStream in = files.get(f).getFileSystem(conf).open(files.get(f));
+        streams.add(in);
+        for (long[] m : layout.reads().get(f)) {
+          for (long at = m[0]; at < m[1]; at += PIECE) {
+            long from = at;
+            int n = (int) Math.min(PIECE, m[1] - at);
+            long host = block.address() + m[2] + (at - m[0]);
+            own.add(threads.submit(() -> readPiece(in, from, n, host)));
+          }
         }
-        offsets[i] = last[2] + start - last[0];
-      } else {
-        merged.add(new long[] {start, end, total});
-        offsets[i] = total;
-        total += end - start;
+      } catch (IOException | RuntimeException e) {
+        failure = cannotRead(files.get(f), e);
       }
     }
-    HostBlock block = pool.allocate(total);
-    try {
-      List<Future<?>> pieces = new ArrayList<>();
-      for (long[] m : merged) {
-        for (long at = m[0]; at < m[1]; at += PIECE) {
-          long from = at;
-          int n = (int) Math.min(PIECE, m[1] - at);
-          long host = block.address() + m[2] + (at - m[0]);
-          pieces.add(threads.submit(() -> readPiece(in, from, n, host)));
+    boolean interrupted = false;
+    for (int f = 0; f < pieces.size(); f++) {
+      for (Future<Void> piece : pieces.get(f)) {
+        while (true) {
+          try {
+            piece.get();
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true;  // the pieces still write to the block: wait for them all the same
+          } catch (ExecutionException e) {
+            if (failure == null) failure = cannotRead(files.get(f), e.getCause());
+            break;
+          }
         }
       }
-      for (Future<?> f : pieces) f.get();
-      return new Read(block, total, offsets);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      block.close();
-      throw new IllegalStateException("interrupted while reading parquet column chunks", e);
-    } catch (ExecutionException e) {
-      block.close();
-      throw e.getCause() instanceof UncheckedIOException u ? u : new UncheckedIOException(
-          new IOException("reading parquet column chunks failed", e.getCause()));
-    } catch (RuntimeException e) {
-      block.close();
-      throw e;
     }
+    for (int f = 0; f < streams.size(); f++) {
+      try {
+        streams.get(f).close();
+      } catch (IOException e) {
+        if (failure == null) failure = cannotRead(files.get(f), e);
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+    if (failure != null) throw failure;
+  }
+
+  private static CorruptParquetException cannotRead(Path file, Throwable cause) {
+    return new CorruptParquetException("cannot read parquet file " + file + ": " + cause.getMessage(), cause);
   }
 
   /** One positioned read straight into pinned memory, or through a heap buffer when the stream cannot. */
-  private static Void readPiece(FSDataInputStream in, long from, int n, long host) {
-    try {
-      if (in.hasCapability("in:preadbytebuffer")) {
-        in.readFully(from, MemoryUtil.directBuffer(host, n));
-      } else {
-        byte[] buffer = new byte[n];
-        in.readFully(from, buffer, 0, n);
-        MemoryUtil.copyToMemory(buffer, 0, host, n);
-      }
-      return null;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  private static Void readPiece(FSDataInputStream in, long from, int n, long host) throws IOException {
+    if (in.hasCapability("in:preadbytebuffer")) {
+      in.readFully(from, MemoryUtil.directBuffer(host, n));
+    } else {
+      byte[] buffer = new byte[n];
+      in.readFully(from, buffer, 0, n);
+      MemoryUtil.copyToMemory(buffer, 0, host, n);
     }
+    return null;
   }
 }

@@ -24,8 +24,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 final class PageHeaders {
   private PageHeaders() {}
 
-  /** Where a chunk lies and what it holds. */
-  record Chunk(int column, int rowGroup, long address, long uploadOffset, long length, CompressionCodecName codec,
+  /** Where a chunk lies (in host memory, and in the batch's upload) and what it holds. */
+  record Chunk(BatchTables.Owner owner, long address, long uploadOffset, long length, CompressionCodecName codec,
       boolean bool, long valueCount) {}
 
   /**
@@ -37,7 +37,7 @@ final class PageHeaders {
   static void parse(Chunk chunk, BatchTables out) {
     if (chunk.length() > Integer.MAX_VALUE) throw new CorruptChunkException("a column chunk past 2 GiB");
     ByteBuffer bytes = MemoryUtil.directBuffer(chunk.address(), (int) chunk.length());
-    PageTable table = out.tables[chunk.column()];
+    PageTable table = out.tables[chunk.owner().column()];
     long values = 0;
     int dictionary = -1;
     long pos = 0;
@@ -67,7 +67,7 @@ final class PageHeaders {
           long target = out.reservePages(size);
           addPage(out, chunk, data, stored, target, size, true);
           dictionary = table.addDictionary(target, size, Math.max(0, d.getNum_values()));
-          out.pageAdded(chunk.column(), chunk.rowGroup());
+          out.pageAdded(chunk.owner());
         }
         case DATA_PAGE -> {
           DataPageHeader d = h.getData_page_header();
@@ -79,7 +79,7 @@ final class PageHeaders {
           addPage(out, chunk, data, stored, target, size, true);
           PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
           table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
-          out.pageAdded(chunk.column(), chunk.rowGroup());
+          out.pageAdded(chunk.owner());
           values += n;
         }
         case DATA_PAGE_V2 -> {
@@ -98,7 +98,7 @@ final class PageHeaders {
           addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
           PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
           table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
-          out.pageAdded(chunk.column(), chunk.rowGroup());
+          out.pageAdded(chunk.owner());
           values += n;
         }
         default -> {}  // index pages carry nothing the scan needs
@@ -116,12 +116,11 @@ final class PageHeaders {
       boolean compressed) {
     CompressionCodecName codec = compressed ? chunk.codec() : CompressionCodecName.UNCOMPRESSED;
     switch (codec) {
-      case UNCOMPRESSED -> out.addBlock(chunk.column(), chunk.rowGroup(), chunk.uploadOffset() + data, stored, target,
-          size, CompressedBlocks.Codec.UNCOMPRESSED);
-      case SNAPPY -> out.addBlock(chunk.column(), chunk.rowGroup(), chunk.uploadOffset() + data, stored, target, size,
+      case UNCOMPRESSED -> out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size,
+          CompressedBlocks.Codec.UNCOMPRESSED);
+      case SNAPPY -> out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size,
           CompressedBlocks.Codec.SNAPPY);
-      default -> out.addInflatedBlock(chunk.column(), chunk.rowGroup(), codec, chunk.address() + data, stored, target,
-          size);
+      default -> out.addInflatedBlock(chunk.owner(), codec, chunk.address() + data, stored, target, size);
     }
   }
 

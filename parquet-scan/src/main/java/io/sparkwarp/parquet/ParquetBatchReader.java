@@ -10,7 +10,6 @@ import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.parquet.ColumnSpec;
 import io.sparkwarp.kernels.parquet.ParquetDataException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
@@ -39,10 +37,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the splits of one Spark partition as device batches. Per split, the footer's row groups whose midpoint lies
- * in the split, grouped into batches of about {@link ScanSettings#batchBytes}; per batch, the needed column chunks
- * read into pinned memory by the reader threads (while the previous batch is on the device), their page headers
- * parsed, one upload of the compressed bytes, then one decompression of all pages and one decode per column on the
- * device. Not thread-safe: one task's iterator.
+ * in the split; consecutive row groups, of one split or of several, make a batch of about
+ * {@link ScanSettings#batchBytes} when their files decode alike and the caller lets their splits share one (their
+ * merge keys). Many small files so cost few batches: each batch pays a fixed device latency. Per batch, the needed
+ * column chunks of all its files read into one block of pinned memory by the reader threads (while the previous
+ * batch is on the device), their page headers parsed, one upload of the compressed bytes, then one decompression of
+ * all pages and one decode per column on the device. Not thread-safe: one task's iterator.
  */
 public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetBatchReader.class);
@@ -50,6 +50,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private final DeviceStream stream;
   private final Configuration conf;
   private final List<FileSplit> splits;
+  /** Per split: splits of different keys never share a batch. */
+  private final int[] mergeKeys;
   private final List<ScanColumn> columns;
   private final ScanSettings settings;
   /** Runs before the first device work of each batch (the task takes its GPU place there). */
@@ -59,7 +61,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private Future<Gathered> pending;
   /** Compressed bytes uploaded so far (column chunks, page headers and small gaps included). */
   private long uploadedBytes;
-  /** The split the last batch came from. */
+  /** A split the last batch came from. */
   private int lastSplit = -1;
   /** Nanoseconds {@link #next()} waited for its batch's reads, for admission, and uploaded and decoded. */
   private long readWaitNanos;
@@ -68,33 +70,57 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   /** Row groups of the splits that pruning left out. */
   private long skippedRowGroups;
 
+  /** @param mergeKeys one per split: only consecutive splits of equal keys may share a batch */
   public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
-      List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
+      int[] mergeKeys, List<ScanColumn> columns, ScanSettings settings, Runnable beforeDeviceWork) {
+    if (mergeKeys.length != splits.size()) {
+      throw new IllegalArgumentException(mergeKeys.length + " merge keys for " + splits.size() + " splits");
+    }
     this.backend = backend;
     this.stream = stream;
     this.conf = conf;
     this.splits = splits;
+    this.mergeKeys = mergeKeys.clone();
     this.columns = columns;
     this.settings = settings;
     this.beforeDeviceWork = beforeDeviceWork;
   }
 
-  /**
-   * One batch to make: row groups of one file, split {@code split} of the reader's list; per scan column its
-   * descriptor in the file and how to decode it, both null for a column the file lacks.
-   */
-  private record Plan(int split, Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors,
-      List<ColumnSpec> specs, long rows) {}
+  /** One batch to make: row groups of one or more files, which decode alike. */
+  private record Plan(List<Part> parts, Decoding decoding, long rows) {}
 
   /**
-   * A plan's column chunks in pinned memory with the tables of their pages, and the pages of host codecs inflated
-   * (null when there are none).
+   * Row groups of split {@code split} of the reader's list (those pruning kept, or those of one batch); per scan column
+   * its descriptor in the file, null for a column the file lacks.
    */
-  private record Gathered(Plan plan, ChunkReader.Read read, BatchTables tables, HostBlock inflated)
+  private record Part(int split, Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors) {}
+
+  /**
+   * How a file's columns decode, per scan column: the device decoding (null for a column the file lacks) and the
+   * maximum definition level. Files of one batch decode alike: each column's pages make one table.
+   */
+  private record Decoding(List<ColumnSpec> specs, List<Integer> maxDefinitions) {
+    static Decoding of(List<ColumnDescriptor> descriptors, List<ScanColumn> columns) {
+      List<ColumnSpec> specs = new ArrayList<>();
+      List<Integer> maxDefinitions = new ArrayList<>();
+      for (int c = 0; c < columns.size(); c++) {
+        ColumnDescriptor d = descriptors.get(c);
+        specs.add(d == null ? null : ColumnMapping.spec(d.getPrimitiveType(), columns.get(c).type()));
+        maxDefinitions.add(d == null ? 0 : d.getMaxDefinitionLevel());
+      }
+      return new Decoding(specs, maxDefinitions);
+    }
+  }
+
+  /**
+   * A plan's column chunks in pinned memory ({@code readBytes} of {@code read}) with the tables of their pages, and
+   * the pages of host codecs inflated (null when there are none).
+   */
+  private record Gathered(Plan plan, HostBlock read, long readBytes, BatchTables tables, HostBlock inflated)
       implements AutoCloseable {
     @Override
     public void close() {
-      try (ChunkReader.Read r = read; HostBlock i = inflated) {
+      try (HostBlock r = read; HostBlock i = inflated) {
         // both freed, whatever the other does
       }
     }
@@ -113,7 +139,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     long start = System.nanoTime();
     Gathered current = await(pending);
     readWaitNanos += System.nanoTime() - start;
-    lastSplit = current.plan().split();
+    lastSplit = current.plan().parts().get(0).split();
     nextPlan++;
     pending = nextPlan < plans.size() ? gatherLater(plans.get(nextPlan)) : null;
     try (Gathered gathered = current) {
@@ -123,54 +149,65 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
 
   /** Footers of every split, and the batches they make. */
   private List<Plan> plan() {
+    long limit = Math.min(settings.batchBytes(), ScanSupport.MAX_BATCH_BYTES - 1);
     List<Plan> out = new ArrayList<>();
+    List<Part> parts = new ArrayList<>();  // of the batch being planned
+    Decoding decoding = null;
+    long bytes = 0;
+    long rows = 0;
     for (int index = 0; index < splits.size(); index++) {
-      FileSplit split = splits.get(index);
-      Path file = new Path(java.net.URI.create(split.path()));
-      ParquetMetadata footer;
-      List<BlockMetaData> blocks;
-      ParquetReadOptions options = HadoopReadOptions.builder(conf)
-          .withRange(split.start(), split.start() + split.length()).build();
-      try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf), options)) {
-        footer = reader.getFooter();
-        blocks = prune(reader, options, file);
-      } catch (IOException | RuntimeException e) {
-        throw new CorruptParquetException("cannot read the footer of parquet file " + file + ": " + e.getMessage(), e);
-      }
-      skippedRowGroups += footer.getBlocks().size() - blocks.size();
-      List<ColumnDescriptor> descriptors;
-      try {
-        descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, settings.caseSensitive());
-      } catch (UnsupportedParquetException e) {
-        throw new CorruptParquetException("parquet file " + file + " changed since planning: " + e.getMessage(), e);
-      }
-      List<ColumnSpec> specs = new ArrayList<>();
-      for (int c = 0; c < columns.size(); c++) {
-        ColumnDescriptor d = descriptors.get(c);
-        specs.add(d == null ? null : ColumnMapping.spec(d.getPrimitiveType(), columns.get(c).type()));
-      }
-      List<BlockMetaData> group = new ArrayList<>();
-      long bytes = 0;
-      long rows = 0;
-      for (BlockMetaData block : blocks) {
+      Part split = split(index);
+      Decoding splitDecoding = Decoding.of(split.descriptors(), columns);
+      Part part = null;
+      for (BlockMetaData block : split.rowGroups()) {
         long blockBytes = 0;
-        for (ColumnDescriptor d : descriptors) {
-          if (d != null) blockBytes += chunk(file, block, d).getTotalUncompressedSize();
+        for (ColumnDescriptor d : split.descriptors()) {
+          if (d != null) blockBytes += chunk(split.file(), block, d).getTotalUncompressedSize();
         }
-        if (!group.isEmpty() && (bytes + blockBytes > Math.min(settings.batchBytes(), ScanSupport.MAX_BATCH_BYTES - 1)
+        if (!parts.isEmpty() && (mergeKeys[index] != mergeKeys[parts.get(0).split()]
+            || !splitDecoding.equals(decoding) || bytes + blockBytes > limit
             || rows + block.getRowCount() > Integer.MAX_VALUE)) {
-          out.add(new Plan(index, file, group, descriptors, specs, rows));
-          group = new ArrayList<>();
+          out.add(new Plan(parts, decoding, rows));
+          parts = new ArrayList<>();
+          part = null;
           bytes = 0;
           rows = 0;
         }
-        group.add(block);
+        if (part == null) {
+          part = new Part(index, split.file(), new ArrayList<>(), split.descriptors());
+          parts.add(part);
+        }
+        decoding = splitDecoding;
+        part.rowGroups().add(block);
         bytes += blockBytes;
         rows += block.getRowCount();
       }
-      if (!group.isEmpty()) out.add(new Plan(index, file, group, descriptors, specs, rows));
     }
+    if (!parts.isEmpty()) out.add(new Plan(parts, decoding, rows));
     return out;
+  }
+
+  /** Split {@code index}: its file's footer read, its row groups that pruning keeps, the file's scan columns. */
+  private Part split(int index) {
+    FileSplit split = splits.get(index);
+    Path file = new Path(java.net.URI.create(split.path()));
+    ParquetMetadata footer;
+    List<BlockMetaData> blocks;
+    ParquetReadOptions options = HadoopReadOptions.builder(conf)
+        .withRange(split.start(), split.start() + split.length()).build();
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf), options)) {
+      footer = reader.getFooter();
+      blocks = prune(reader, options, file);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptParquetException("cannot read the footer of parquet file " + file + ": " + e.getMessage(), e);
+    }
+    skippedRowGroups += footer.getBlocks().size() - blocks.size();
+    try {
+      return new Part(index, file, blocks, FileColumns.resolve(footer.getFileMetaData().getSchema(), columns,
+          settings.caseSensitive()));
+    } catch (UnsupportedParquetException e) {
+      throw new CorruptParquetException("parquet file " + file + " changed since planning: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -210,51 +247,59 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     }
   }
 
-  /** Reads a plan's column chunks and parses their pages (on a prefetch thread). */
+  /** Reads a plan's column chunks, of all its files into one block, and parses their pages (on a prefetch thread). */
   private Gathered gather(Plan plan) {
-    List<long[]> ranges = new ArrayList<>();
-    for (BlockMetaData block : plan.rowGroups()) {
-      for (ColumnDescriptor d : plan.descriptors()) {
-        if (d == null) continue;
-        ColumnChunkMetaData chunk = chunk(plan.file(), block, d);
-        ranges.add(new long[] {chunk.getStartingPos(), chunk.getTotalSize()});
-      }
-    }
-    ChunkReader.Read read;
-    try (FSDataInputStream in = plan.file().getFileSystem(conf).open(plan.file())) {
-      read = ChunkReader.read(in, ranges, backend.transferMemory().pool(), ReaderThreads.reads(settings.readerThreads()));
-    } catch (IOException | UncheckedIOException e) {
-      throw new CorruptParquetException("cannot read parquet file " + plan.file() + ": " + e.getMessage(), e);
-    }
-    try {
-      int[] maxDefinitions = plan.descriptors().stream().mapToInt(d -> d == null ? 0 : d.getMaxDefinitionLevel())
-          .toArray();
-      BatchTables tables = new BatchTables(maxDefinitions, read.bytes());
-      int range = 0;
-      for (BlockMetaData block : plan.rowGroups()) {
-        for (int c = 0; c < plan.descriptors().size(); c++) {
-          if (plan.descriptors().get(c) == null) continue;
-          ColumnChunkMetaData chunk = chunk(plan.file(), block, plan.descriptors().get(c));
-          long offset = read.offsets()[range++];
-          try {
-            PageHeaders.Chunk pages = new PageHeaders.Chunk(c, block.getOrdinal(), read.block().address() + offset,
-                offset, chunk.getTotalSize(), codec(chunk.getCodec()),
-                chunk.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BOOLEAN,
-                chunk.getValueCount());
-            if (chunk.getValueCount() != block.getRowCount()) {
-              throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
-                  + block.getRowCount() + " rows");
-            }
-            PageHeaders.parse(pages, tables);
-          } catch (CorruptChunkException | UnsupportedParquetException e) {
-            throw corrupt(plan, c, block.getOrdinal(), e.getMessage(), e);
-          }
+    List<List<long[]>> ranges = new ArrayList<>();
+    for (Part part : plan.parts()) {
+      List<long[]> own = new ArrayList<>();
+      for (BlockMetaData block : part.rowGroups()) {
+        for (ColumnDescriptor d : part.descriptors()) {
+          if (d == null) continue;
+          ColumnChunkMetaData chunk = chunk(part.file(), block, d);
+          own.add(new long[] {chunk.getStartingPos(), chunk.getTotalSize()});
         }
       }
-      return new Gathered(plan, read, tables, inflate(plan, tables));
+      ranges.add(own);
+    }
+    ChunkReader.Layout layout = ChunkReader.layout(ranges);
+    HostBlock read = backend.transferMemory().pool().allocate(layout.bytes());
+    try {
+      ChunkReader.read(plan.parts().stream().map(Part::file).toList(), layout, conf, read,
+          ReaderThreads.reads(settings.readerThreads()));
+      BatchTables tables = new BatchTables(plan.decoding().maxDefinitions().stream().mapToInt(Integer::intValue)
+          .toArray(), layout.bytes());
+      for (int p = 0; p < plan.parts().size(); p++) parse(plan, p, read, layout.offsets().get(p), tables);
+      return new Gathered(plan, read, layout.bytes(), tables, inflate(plan, tables));
     } catch (RuntimeException e) {
       read.close();
       throw e;
+    }
+  }
+
+  /** Adds the pages of part {@code p}'s column chunks, at {@code offsets} of {@code read}, to {@code tables}. */
+  private void parse(Plan plan, int p, HostBlock read, long[] offsets, BatchTables tables) {
+    Part part = plan.parts().get(p);
+    int range = 0;
+    for (BlockMetaData block : part.rowGroups()) {
+      for (int c = 0; c < part.descriptors().size(); c++) {
+        if (part.descriptors().get(c) == null) continue;
+        ColumnChunkMetaData chunk = chunk(part.file(), block, part.descriptors().get(c));
+        long offset = offsets[range++];
+        BatchTables.Owner owner = new BatchTables.Owner(p, c, block.getOrdinal());
+        try {
+          PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset,
+              chunk.getTotalSize(), codec(chunk.getCodec()),
+              chunk.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BOOLEAN,
+              chunk.getValueCount());
+          if (chunk.getValueCount() != block.getRowCount()) {
+            throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
+                + block.getRowCount() + " rows");
+          }
+          PageHeaders.parse(pages, tables);
+        } catch (CorruptChunkException | UnsupportedParquetException e) {
+          throw corrupt(plan, owner, e.getMessage(), e);
+        }
+      }
     }
   }
 
@@ -267,7 +312,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
         try {
           inflater.inflate(page.codec(), page.from(), page.stored(), inflated.address() + page.offset(), page.size());
         } catch (CorruptChunkException e) {
-          throw corrupt(plan, page.column(), page.rowGroup(), e.getMessage(), e);
+          throw corrupt(plan, page.owner(), e.getMessage(), e);
         }
       }
       return inflated;
@@ -285,33 +330,34 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     long admitted = System.nanoTime();
     deviceWaitNanos += admitted - start;
     long inflatedBytes = tables.inflatedBytes();
-    try (DeviceBuffer input = backend.allocate(g.read().bytes() + inflatedBytes, stream);
+    try (DeviceBuffer input = backend.allocate(g.readBytes() + inflatedBytes, stream);
         DeviceBuffer pages = backend.allocate(tables.pagesBytes(), stream)) {
-      backend.copyHostToDevice(g.read().block().address(), input, 0, g.read().bytes(), stream);
+      backend.copyHostToDevice(g.read().address(), input, 0, g.readBytes(), stream);
       if (inflatedBytes > 0) {
-        backend.copyHostToDevice(g.inflated().address(), input, g.read().bytes(), inflatedBytes, stream);
+        backend.copyHostToDevice(g.inflated().address(), input, g.readBytes(), inflatedBytes, stream);
       }
-      uploadedBytes += g.read().bytes() + inflatedBytes;
+      uploadedBytes += g.readBytes() + inflatedBytes;
       try {
         backend.parquet().decompress(input, pages, tables.blocks, stream);
       } catch (ParquetDataException e) {
-        throw corrupt(plan, tables.blockColumn(e.index()), tables.blockRowGroup(e.index()), e.getMessage(), e);
+        throw corrupt(plan, tables.blockOwner(e.index()), e.getMessage(), e);
       }
       List<DeviceColumn> out = new ArrayList<>();
       try {
-        for (int c = 0; c < plan.specs().size(); c++) {
-          if (plan.specs().get(c) == null) {  // a column the file lacks
+        List<ColumnSpec> specs = plan.decoding().specs();
+        for (int c = 0; c < specs.size(); c++) {
+          if (specs.get(c) == null) {  // a column the files lack
             out.add(DeviceColumn.nulls(backend, columns.get(c).type(), (int) plan.rows(), stream));
             continue;
           }
           if (tables.tables[c].rowCount() != plan.rows()) {
-            throw corrupt(plan, c, plan.rowGroups().get(0).getOrdinal(), "pages hold " + tables.tables[c].rowCount()
-                + " rows, the row groups " + plan.rows(), null);
+            throw corrupt(plan, new BatchTables.Owner(0, c, plan.parts().get(0).rowGroups().get(0).getOrdinal()),
+                "pages hold " + tables.tables[c].rowCount() + " rows, the row groups " + plan.rows(), null);
           }
           try {
-            out.add(backend.parquet().decode(pages, tables.tables[c], plan.specs().get(c), stream));
+            out.add(backend.parquet().decode(pages, tables.tables[c], specs.get(c), stream));
           } catch (ParquetDataException e) {
-            throw corrupt(plan, c, tables.pageRowGroup(c, e.index()), e.getMessage(), e);
+            throw corrupt(plan, tables.pageOwner(c, e.index()), e.getMessage(), e);
           }
         }
         stream.synchronize();  // the pages buffer is freed next
@@ -324,9 +370,9 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     }
   }
 
-  private CorruptParquetException corrupt(Plan plan, int column, int rowGroup, String why, Throwable cause) {
-    return new CorruptParquetException("corrupt parquet file " + plan.file() + " (column " + columns.get(column).name()
-        + ", row group " + rowGroup + "): " + why, cause);
+  private CorruptParquetException corrupt(Plan plan, BatchTables.Owner owner, String why, Throwable cause) {
+    return new CorruptParquetException("corrupt parquet file " + plan.parts().get(owner.part()).file() + " (column "
+        + columns.get(owner.column()).name() + ", row group " + owner.rowGroup() + "): " + why, cause);
   }
 
   private static ColumnChunkMetaData chunk(Path file, BlockMetaData block, ColumnDescriptor d) {
@@ -344,7 +390,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     throw new UnsupportedParquetException("codec " + codec + " is not decompressed by the GPU scan");
   }
 
-  /** Index in the reader's splits of the split the last batch of {@link #next()} came from. */
+  /**
+   * Index in the reader's splits of a split the last batch of {@link #next()} came from (the splits of a batch share
+   * their merge key).
+   */
   public int lastSplit() {
     return lastSplit;
   }

@@ -2,6 +2,7 @@ package io.sparkwarp.parquet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -10,10 +11,13 @@ import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.testing.BackendTestBase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -22,14 +26,21 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scan's host side with the reference backend, over files parquet-mr writes in every shape: every row as
- * written, whole files and files cut into splits; what planning refuses (page v2's DELTA encodings) named; flipped
- * page bytes raise an error naming the file (checksums) or decode to the rows written.
+ * written, whole files and files cut into splits; batches spanning files, only of files that decode alike and of
+ * splits of equal merge keys; what planning refuses (page v2's DELTA encodings) named; flipped page bytes, or a file
+ * gone, raise an error naming the file, also among the files of one batch.
  */
 class ParquetBatchReaderTest extends BackendTestBase {
   /** What the device decompresses, then what reader threads do. */
@@ -66,14 +77,9 @@ class ParquetBatchReaderTest extends BackendTestBase {
           } else {
             assertEquals(Optional.empty(), why, shape);
           }
-          long length = Files.size(Path.of(f.path.toUri()));
-          assertRows(f, read(List.of(new FileSplit(f.path.toUri().toString(), 0, length))), shape);
-          List<FileSplit> splits = new ArrayList<>();
-          long step = 1 + rnd.nextInt((int) length);
-          for (long at = 0; at < length; at += step) {
-            splits.add(new FileSplit(f.path.toUri().toString(), at, Math.min(step, length - at)));
-          }
-          assertRows(f, read(splits), shape + " in " + splits.size() + " splits");
+          assertRows(f.rows, read(cut(f.path, Long.MAX_VALUE)), shape);
+          List<FileSplit> splits = cut(f.path, 1 + rnd.nextInt((int) length(f.path)));
+          assertRows(f.rows, read(splits), shape + " in " + splits.size() + " splits");
         }
       }
     }
@@ -102,28 +108,180 @@ class ParquetBatchReaderTest extends BackendTestBase {
   }
 
   @Test
+  void smallFilesShareBatches() throws Exception {
+    List<Object[]> written = new ArrayList<>();
+    List<FileSplit> splits = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      // codecs and encodings may differ between the files of a batch: each page says how it is stored
+      TestFiles f = TestFiles.write(dir.resolve("s" + i + ".parquet"), rnd.nextInt(400), false, rnd.nextBoolean(),
+          CODECS.get(rnd.nextInt(CODECS.size())), rnd);
+      written.addAll(f.rows);
+      splits.addAll(cut(f.path, 1 + rnd.nextInt((int) length(f.path))));
+    }
+    Batches whole = read(splits, new int[splits.size()], Long.MAX_VALUE, TestFiles.COLUMNS);
+    assertEquals(1, whole.count(), "batches of 20 small files");
+    assertRows(written, whole.rows(), "20 files in one batch");
+    for (int round = 0; round < 5; round++) {
+      long batchBytes = 1 + rnd.nextInt(400_000);
+      Batches some = read(splits, new int[splits.size()], batchBytes, TestFiles.COLUMNS);
+      assertRows(written, some.rows(), "20 files in batches of " + batchBytes + " bytes");
+    }
+  }
+
+  @Test
+  void filesThatDecodeDifferentlyNeverShareABatch() throws Exception {
+    // the scan's long column v: an int32 in some files, an int64, missing, or a required int32 in others
+    String[] schemas = {"optional int32 v;", "optional int64 v;", "", "required int32 v;"};
+    int[] order = {0, 0, 1, 1, 2, 0, 3, 3, 0, 2, 2};
+    List<ScanColumn> columns = List.of(new ScanColumn("id", DeviceType.LONG), new ScanColumn("v", DeviceType.LONG));
+    List<Object[]> written = new ArrayList<>();
+    List<FileSplit> splits = new ArrayList<>();
+    for (int i = 0; i < order.length; i++) {
+      MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 id; " + schemas[order[i]]
+          + " }");
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("t" + i + ".parquet").toUri());
+      try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(schema).build()) {
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        String v = schemas[order[i]];
+        for (int r = 1 + rnd.nextInt(300); r > 0; r--) {
+          Group g = groups.newGroup().append("id", (long) written.size());
+          Long value = v.isEmpty() || (v.startsWith("optional") && rnd.nextInt(5) == 0) ? null
+              : v.contains("int64") ? rnd.nextLong() : (long) rnd.nextInt();
+          if (value != null && v.contains("int64")) {
+            g.append("v", value.longValue());
+          } else if (value != null) {
+            g.append("v", value.intValue());
+          }
+          writer.write(g);
+          written.add(new Object[] {(long) written.size(), value});
+        }
+      }
+      splits.addAll(cut(file, 1 + rnd.nextInt((int) length(file))));
+    }
+    Batches all = read(splits, new int[splits.size()], Long.MAX_VALUE, columns);
+    assertEquals(7, all.count(), "batches: one per run of files that decode alike");
+    assertRows(written, all.rows(), columns, "files of four decodings");
+  }
+
+  @Test
+  void splitsOfDifferentMergeKeysNeverShareABatch() throws Exception {
+    int[] fileKeys = {0, 0, 1, 1, 1, 0, 2, 0};
+    List<Object[]> written = new ArrayList<>();
+    List<FileSplit> splits = new ArrayList<>();
+    List<Integer> keys = new ArrayList<>();
+    for (int i = 0; i < fileKeys.length; i++) {
+      TestFiles f = TestFiles.write(dir.resolve("k" + i + ".parquet"), 1 + rnd.nextInt(400), false, true,
+          CompressionCodecName.SNAPPY, rnd);
+      written.addAll(f.rows);
+      for (FileSplit split : cut(f.path, 1 + rnd.nextInt((int) length(f.path)))) {
+        splits.add(split);
+        keys.add(fileKeys[i]);
+      }
+    }
+    Batches all = read(splits, keys.stream().mapToInt(Integer::intValue).toArray(), Long.MAX_VALUE,
+        TestFiles.COLUMNS);
+    assertEquals(5, all.count(), "batches: one per run of equal keys");
+    assertRows(written, all.rows(), "files of keys " + Arrays.toString(fileKeys));
+  }
+
+  @Test
+  void aFlippedByteInOneFileOfABatchNamesThatFile() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      List<TestFiles> files = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        files.add(TestFiles.write(dir.resolve("m" + i + ".parquet"), 1 + rnd.nextInt(2000), false, rnd.nextBoolean(),
+            CODECS.get(rnd.nextInt(CODECS.size())), rnd));
+      }
+      TestFiles bad = files.get(2);
+      Path file = Path.of(bad.path.toUri());
+      List<long[]> pages = PageRegions.of(bad.path);
+      long[] page = pages.get(rnd.nextInt(pages.size()));
+      byte[] bytes = Files.readAllBytes(file);
+      bytes[(int) (page[0] + rnd.nextInt((int) (page[1] - page[0])))] ^= (byte) (1 << rnd.nextInt(8));
+      Files.write(file, bytes);
+      if (round % 2 == 1) {  // without Hadoop's own checksum of the file, the page checksums find it
+        Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+      }
+      List<FileSplit> splits = files.stream().flatMap(f -> cut(f.path, Long.MAX_VALUE).stream()).toList();
+      try {
+        read(splits, new int[splits.size()], Long.MAX_VALUE, TestFiles.COLUMNS);
+        fail("a flipped bit in page data was not found (checksums are on)");
+      } catch (CorruptParquetException e) {
+        for (TestFiles f : files) {
+          assertEquals(f == bad, e.getMessage().contains(f.path.toString()), f.path + " in " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aFileOfABatchThatCannotBeReadIsNamed() throws Exception {
+    List<FileSplit> splits = new ArrayList<>();
+    List<TestFiles> files = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      files.add(TestFiles.write(dir.resolve("g" + i + ".parquet"), 1 + rnd.nextInt(2000), false, true,
+          CompressionCodecName.SNAPPY, rnd));
+      splits.addAll(cut(files.get(i).path, Long.MAX_VALUE));
+    }
+    ScanSettings settings = new ScanSettings(Long.MAX_VALUE, 4, true, RowGroupPredicate.NONE, HostCodecs.SUPPORTED);
+    try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, new int[splits.size()],
+        TestFiles.COLUMNS, settings, () -> { })) {
+      assertTrue(reader.hasNext());  // planned: the footers are read
+      Files.delete(Path.of(files.get(2).path.toUri()));
+      CorruptParquetException e = assertThrows(CorruptParquetException.class, reader::next);
+      assertTrue(e.getMessage().startsWith("cannot read parquet file " + files.get(2).path), e.getMessage());
+    }
+  }
+
+  @Test
   void emptyFileHasNoBatches() throws Exception {
     TestFiles f = TestFiles.write(dir.resolve("e.parquet"), 0, false, true, CompressionCodecName.SNAPPY, rnd);
     assertEquals(0, read(List.of(new FileSplit(f.path.toUri().toString(), 0,
         Files.size(Path.of(f.path.toUri()))))).size());
   }
 
-  /** Every row of the splits' batches, downloaded, values as TestFiles keeps them. */
+  private static long length(org.apache.hadoop.fs.Path file) {
+    try {
+      return Files.size(Path.of(file.toUri()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The file cut into splits of {@code step} bytes. */
+  private static List<FileSplit> cut(org.apache.hadoop.fs.Path file, long step) {
+    long length = length(file);
+    List<FileSplit> splits = new ArrayList<>();
+    for (long at = 0; at < length; at += step) {
+      splits.add(new FileSplit(file.toUri().toString(), at, Math.min(step, length - at)));
+    }
+    return splits;
+  }
+
+  /** Rows of a reader's batches, and how many batches there were. */
+  private record Batches(List<Object[]> rows, int count) {}
+
+  /** Every row of the splits' batches (any may share one), values as TestFiles keeps them. */
   private List<Object[]> read(List<FileSplit> splits) {
+    return read(splits, new int[splits.size()], 1 + rnd.nextInt(400_000), TestFiles.COLUMNS).rows();
+  }
+
+  private Batches read(List<FileSplit> splits, int[] mergeKeys, long batchBytes, List<ScanColumn> columns) {
     List<Object[]> rows = new ArrayList<>();
-    ScanSettings settings = new ScanSettings(1 + rnd.nextInt(400_000), 4, true, RowGroupPredicate.NONE,
-        HostCodecs.SUPPORTED);
-    List<String> names = TestFiles.COLUMNS.stream().map(ScanColumn::name).toList();
-    try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, TestFiles.COLUMNS, settings,
-        () -> { })) {
+    int count = 0;
+    ScanSettings settings = new ScanSettings(batchBytes, 4, true, RowGroupPredicate.NONE, HostCodecs.SUPPORTED);
+    List<String> names = columns.stream().map(ScanColumn::name).toList();
+    try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, mergeKeys, columns,
+        settings, () -> { })) {
       while (reader.hasNext()) {
         try (DeviceBatch batch = reader.next();
             ArrowDownload download = ArrowDownload.begin(backend, batch, names, pageable, stream)) {
+          count++;
           List<FieldVector> vectors = download.complete();
           try {
             for (int r = 0; r < batch.rowCount(); r++) {
               Object[] row = new Object[vectors.size()];
-              for (int c = 0; c < vectors.size(); c++) row[c] = value(vectors.get(c), TestFiles.COLUMNS.get(c).type(), r);
+              for (int c = 0; c < vectors.size(); c++) row[c] = value(vectors.get(c), columns.get(c).type(), r);
               rows.add(row);
             }
           } finally {
@@ -132,7 +290,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
         }
       }
     }
-    return rows;
+    return new Batches(rows, count);
   }
 
   private static Object value(FieldVector v, DeviceType type, int r) {
@@ -149,13 +307,18 @@ class ParquetBatchReaderTest extends BackendTestBase {
     };
   }
 
-  private static void assertRows(TestFiles f, List<Object[]> actual, String what) {
-    assertEquals(f.rows.size(), actual.size(), what + ": rows");
+  private static void assertRows(List<Object[]> expected, List<Object[]> actual, String what) {
+    assertRows(expected, actual, TestFiles.COLUMNS, what);
+  }
+
+  private static void assertRows(List<Object[]> expected, List<Object[]> actual, List<ScanColumn> columns,
+      String what) {
+    assertEquals(expected.size(), actual.size(), what + ": rows");
     for (int r = 0; r < actual.size(); r++) {
-      for (int c = 0; c < TestFiles.COLUMNS.size(); c++) {
-        Object e = f.rows.get(r)[c];
+      for (int c = 0; c < columns.size(); c++) {
+        Object e = expected.get(r)[c];
         Object a = actual.get(r)[c];
-        String where = what + ": row " + r + " column " + TestFiles.COLUMNS.get(c).name();
+        String where = what + ": row " + r + " column " + columns.get(c).name();
         if (e instanceof byte[] b) {
           assertArrayEquals(b, (byte[]) a, where);
         } else {

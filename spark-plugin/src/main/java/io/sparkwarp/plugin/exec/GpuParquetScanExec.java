@@ -28,8 +28,8 @@ import scala.reflect.ClassTag$;
 /**
  * Spark's Parquet scan on the GPU: the same file partitions Spark planned (its splits, its dynamic pruning, its
  * preferred hosts), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so the first
- * GPU operator of the stage takes them without a transition. Partition columns are appended as constants per file.
- * Spark's filters stay above the scan.
+ * GPU operator of the stage takes them without a transition. Partition columns are appended as constants per batch
+ * (its files share their partition values). Spark's filters stay above the scan.
  */
 public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final FileSourceScanExec scan;

@@ -7,7 +7,9 @@ import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.ScanSettings;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.io.Serializable;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.Partition;
 import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -27,7 +29,8 @@ import scala.reflect.ClassTag$;
 
 /**
  * The RDD of a GPU Parquet scan: Spark's file partitions (and their preferred hosts), each computed as the device
- * batches of its files' splits. The reader is closed when the task ends, whether or not its batches were all read.
+ * batches of its files' splits; splits of equal partition values may share a batch, as its partition constants are
+ * appended once. The reader is closed when the task ends, whether or not its batches were all read.
  */
 final class ParquetScanRDD extends RDD<ColumnarBatch> {
   private final Partition[] filePartitions;
@@ -88,7 +91,8 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
   public Iterator<ColumnarBatch> compute(Partition split, TaskContext context) {
     TaskGpu gpu = TaskGpu.get();
     ParquetBatchReader reader = new ParquetBatchReader(gpu.backend(), gpu.stream(), conf.value().value(),
-        splits.get(split.index()), columns, settings, gpu::acquireDevice);
+        splits.get(split.index()), mergeKeys(partitionColumns.values().get(split.index())), columns, settings,
+        gpu::acquireDevice);
     context.addTaskCompletionListener((TaskCompletionListener) ctx -> {
       reader.close();
       metrics.addTotals(reader);  // before the task's metrics are sent: listeners run first
@@ -109,5 +113,11 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
         return DeviceBatches.wrap(batch, output);
       }
     });
+  }
+
+  /** Per split, a key equal for splits of equal partition values (all equal when the scan reads none). */
+  private static int[] mergeKeys(List<InternalRow> values) {
+    Map<InternalRow, Integer> keys = new HashMap<>();
+    return values.stream().mapToInt(v -> keys.computeIfAbsent(v, k -> keys.size())).toArray();
   }
 }
