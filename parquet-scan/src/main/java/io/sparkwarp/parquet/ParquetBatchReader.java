@@ -6,11 +6,14 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.DeviceOutOfMemoryException;
 import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.parquet.ColumnSpec;
 import io.sparkwarp.kernels.parquet.ParquetDataException;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -42,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * merge keys). Many small files so cost few batches: each batch pays a fixed device latency. Per batch, the needed
  * column chunks of all its files read into one block of pinned memory by the reader threads (while the previous
  * batch is on the device), their page headers parsed, one upload of the compressed bytes, then one decompression of
- * all pages and one decode per column on the device. Not thread-safe: one task's iterator.
+ * all pages and one decode per column on the device; a batch the device has no room for is read in halves. Not
+ * thread-safe: one task's iterator.
  */
 public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetBatchReader.class);
@@ -69,6 +73,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private long decodeNanos;
   /** Row groups of the splits that pruning left out. */
   private long skippedRowGroups;
+  /** Halves of batches the device had no room for, read before the next planned batch. */
+  private final Deque<Plan> retries = new ArrayDeque<>();
+  /** Batches read in halves for want of device memory. */
+  private long splitBatches;
 
   /** @param mergeKeys one per split: only consecutive splits of equal keys may share a batch */
   public ParquetBatchReader(Backend backend, DeviceStream stream, Configuration conf, List<FileSplit> splits,
@@ -87,7 +95,32 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   }
 
   /** One batch to make: row groups of one or more files, which decode alike. */
-  private record Plan(List<Part> parts, Decoding decoding, long rows) {}
+  private record Plan(List<Part> parts, Decoding decoding, long rows) {
+    /** The row groups in two batches of about half as many each; null for a single row group. */
+    List<Plan> halves() {
+      int total = parts.stream().mapToInt(p -> p.rowGroups().size()).sum();
+      if (total < 2) return null;
+      List<Part> first = new ArrayList<>();
+      List<Part> second = new ArrayList<>();
+      long firstRows = 0;
+      int seen = 0;
+      for (Part p : parts) {
+        List<BlockMetaData> a = new ArrayList<>();
+        List<BlockMetaData> b = new ArrayList<>();
+        for (BlockMetaData g : p.rowGroups()) {
+          if (seen++ < total / 2) {
+            a.add(g);
+            firstRows += g.getRowCount();
+          } else {
+            b.add(g);
+          }
+        }
+        if (!a.isEmpty()) first.add(new Part(p.split(), p.file(), a, p.descriptors()));
+        if (!b.isEmpty()) second.add(new Part(p.split(), p.file(), b, p.descriptors()));
+      }
+      return List.of(new Plan(first, decoding, firstRows), new Plan(second, decoding, rows - firstRows));
+    }
+  }
 
   /**
    * Row groups of split {@code split} of the reader's list (those pruning kept, or those of one batch); per scan column
@@ -129,22 +162,47 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   @Override
   public boolean hasNext() {
     if (plans == null) plans = plan();
-    return nextPlan < plans.size();
+    return !retries.isEmpty() || nextPlan < plans.size();
   }
 
   @Override
   public DeviceBatch next() {
     if (!hasNext()) throw new NoSuchElementException();
-    if (pending == null) pending = gatherLater(plans.get(nextPlan));
     long start = System.nanoTime();
+    if (!retries.isEmpty()) {
+      Gathered half = gather(retries.poll());
+      readWaitNanos += System.nanoTime() - start;
+      return decodeOrSplit(half);
+    }
+    if (pending == null) pending = gatherLater(plans.get(nextPlan));
     Gathered current = await(pending);
     readWaitNanos += System.nanoTime() - start;
-    lastSplit = current.plan().parts().get(0).split();
     nextPlan++;
     pending = nextPlan < plans.size() ? gatherLater(plans.get(nextPlan)) : null;
-    try (Gathered gathered = current) {
+    return decodeOrSplit(current);
+  }
+
+  /**
+   * Decodes a gathered batch; when the device has no room for it even after waiting for other tasks to free some,
+   * decodes its first half instead and keeps the second for the next call (rows stay in order). A batch of one row
+   * group that does not fit fails the task with the out-of-memory error.
+   */
+  private DeviceBatch decodeOrSplit(Gathered g) {
+    List<Plan> halves;
+    try (Gathered gathered = g) {
+      lastSplit = gathered.plan().parts().get(0).split();
       return decode(gathered);
+    } catch (DeviceOutOfMemoryException e) {
+      halves = g.plan().halves();
+      if (halves == null) throw e;
+      LOG.info("no device memory for a batch of {} rows, reading it in halves: {}", g.plan().rows(), e.getMessage());
+      splitBatches++;
     }
+    retries.addFirst(halves.get(1));
+    long start = System.nanoTime();
+    Gathered first = gather(halves.get(0));
+    readWaitNanos += System.nanoTime() - start;
+    return decodeOrSplit(first);
   }
 
   /** Footers of every split, and the batches they make. */
@@ -416,6 +474,11 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   /** Nanoseconds so far spent uploading, decompressing and decoding, until the device finished. */
   public long decodeNanos() {
     return decodeNanos;
+  }
+
+  /** Batches so far that were read in halves because the device had no room for them whole. */
+  public long splitBatches() {
+    return splitBatches;
   }
 
   /** Row groups left out so far because the scan's filter excludes their rows (known once planned). */

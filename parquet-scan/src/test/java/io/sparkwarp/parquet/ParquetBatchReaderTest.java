@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.Backends;
+import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.memory.DeviceOutOfMemoryException;
 import io.sparkwarp.kernels.testing.BackendTestBase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -234,6 +239,39 @@ class ParquetBatchReaderTest extends BackendTestBase {
   }
 
   @Test
+  void aBatchTheDeviceHasNoRoomForIsReadInHalves() throws Exception {
+    List<Object[]> written = new ArrayList<>();
+    List<FileSplit> splits = new ArrayList<>();
+    long onePeak = 0;  // device memory the batch of one file needs
+    for (int i = 0; i < 8; i++) {
+      TestFiles f = TestFiles.write(dir.resolve("m" + i + ".parquet"), 200 + rnd.nextInt(200), false,
+          rnd.nextBoolean(), CompressionCodecName.SNAPPY, rnd);
+      written.addAll(f.rows);
+      List<FileSplit> file = List.of(new FileSplit(f.path.toUri().toString(), 0, length(f.path)));
+      splits.addAll(file);
+      try (Backend alone = Backends.open(BackendKind.HOST, BackendOptions.defaults());
+          DeviceStream s = alone.newStream()) {
+        read(alone, s, file, new int[1], Long.MAX_VALUE, TestFiles.COLUMNS);
+        onePeak = Math.max(onePeak, alone.deviceMemory().peakBytes());
+      }
+    }
+    // room for a file or two, not for the batch of all eight: halves of halves, every row in order
+    try (Backend small = Backends.open(BackendKind.HOST, BackendOptions.defaults().withDeviceMemoryLimit(2 * onePeak));
+        DeviceStream s = small.newStream()) {
+      Batches halves = read(small, s, splits, new int[splits.size()], Long.MAX_VALUE, TestFiles.COLUMNS);
+      assertTrue(halves.halved() >= 2 && halves.count() >= 4, halves.halved() + " halved, " + halves.count()
+          + " batches");
+      assertRows(written, halves.rows(), "eight files read in halves");
+    }
+    // no room for one row group: the error, not fewer rows
+    try (Backend tiny = Backends.open(BackendKind.HOST, BackendOptions.defaults().withDeviceMemoryLimit(onePeak / 4));
+        DeviceStream s = tiny.newStream()) {
+      assertThrows(DeviceOutOfMemoryException.class,
+          () -> read(tiny, s, splits, new int[splits.size()], Long.MAX_VALUE, TestFiles.COLUMNS));
+    }
+  }
+
+  @Test
   void emptyFileHasNoBatches() throws Exception {
     TestFiles f = TestFiles.write(dir.resolve("e.parquet"), 0, false, true, CompressionCodecName.SNAPPY, rnd);
     assertEquals(0, read(List.of(new FileSplit(f.path.toUri().toString(), 0,
@@ -258,8 +296,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
     return splits;
   }
 
-  /** Rows of a reader's batches, and how many batches there were. */
-  private record Batches(List<Object[]> rows, int count) {}
+  /** Rows of a reader's batches, how many batches there were, and how many it read in halves. */
+  private record Batches(List<Object[]> rows, int count, long halved) {}
 
   /** Every row of the splits' batches (any may share one), values as TestFiles keeps them. */
   private List<Object[]> read(List<FileSplit> splits) {
@@ -267,6 +305,11 @@ class ParquetBatchReaderTest extends BackendTestBase {
   }
 
   private Batches read(List<FileSplit> splits, int[] mergeKeys, long batchBytes, List<ScanColumn> columns) {
+    return read(backend, stream, splits, mergeKeys, batchBytes, columns);
+  }
+
+  private Batches read(Backend backend, DeviceStream stream, List<FileSplit> splits, int[] mergeKeys, long batchBytes,
+      List<ScanColumn> columns) {
     List<Object[]> rows = new ArrayList<>();
     int count = 0;
     ScanSettings settings = new ScanSettings(batchBytes, 4, true, RowGroupPredicate.NONE, HostCodecs.SUPPORTED);
@@ -289,8 +332,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
           }
         }
       }
+      return new Batches(rows, count, reader.splitBatches());
     }
-    return new Batches(rows, count);
   }
 
   private static Object value(FieldVector v, DeviceType type, int r) {
