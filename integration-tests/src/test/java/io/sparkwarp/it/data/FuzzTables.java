@@ -9,8 +9,8 @@ import org.apache.spark.sql.types.DataTypes;
  * The differential fuzzer's tables, {@value #LEFT} and {@value #RIGHT}, as Parquet: the same columns drawn from
  * different seeds, small key domains so that joins match, and the values that break engines: nulls in every column,
  * a hot key, NaN, -0.0 and infinities, empty and multi-byte strings, LIKE's {@code % _ \} inside the data, decimals
- * of two precisions, dates and timestamps at the edges. Written in small row groups (pruned by pushed filters), one
- * table Snappy and one ZSTD.
+ * of two precisions, dates and timestamps at the edges. Written in small row groups (pruned by pushed filters) over
+ * several files, one table Snappy and one ZSTD.
  *
  * <ul>
  *   <li>{@code id}: unique long; {@code k}: int in [0, 20), {@value #HOT_KEY} in a third of the rows;
@@ -34,9 +34,9 @@ public final class FuzzTables {
   public static synchronized void register(SparkSession spark) {
     if (registered) return;
     // small row groups, so pushed filters prune some; one table Snappy (the device inflates it), one ZSTD (the
-    // scan's reader threads do)
-    table(700, 11).parquetView(spark, LEFT, Map.of("compression", "snappy", "parquet.block.size", "8192"));
-    table(300, 12).parquetView(spark, RIGHT, Map.of("compression", "zstd", "parquet.block.size", "8192"));
+    // scan's reader threads do); several files each, which the GPU scan reads into shared batches
+    table(700, 11).parquetView(spark, LEFT, Map.of("compression", "snappy", "parquet.block.size", "8192"), 6);
+    table(300, 12).parquetView(spark, RIGHT, Map.of("compression", "zstd", "parquet.block.size", "8192"), 3);
     registered = true;
   }
 

@@ -81,8 +81,17 @@ public final class TableGen {
 
   /** Like {@link #parquetView(SparkSession, String)}, written with these writer options (codec, parquet-mr's own). */
   public Dataset<Row> parquetView(SparkSession spark, String name, Map<String, String> options) {
+    return parquetView(spark, name, options, 0);
+  }
+
+  /**
+   * Like {@link #parquetView(SparkSession, String, Map)}, the rows spread round-robin over {@code files} files (0:
+   * as Spark writes a local table).
+   */
+  public Dataset<Row> parquetView(SparkSession spark, String name, Map<String, String> options, int files) {
     String path = SharedSpark.scratchDir().resolve("tables").resolve(name).toString();
-    spark.createDataFrame(generate(), schema()).write().mode("overwrite").options(options).parquet(path);
+    Dataset<Row> rows = spark.createDataFrame(generate(), schema());
+    (files > 0 ? rows.repartition(files) : rows).write().mode("overwrite").options(options).parquet(path);
     Dataset<Row> table = spark.read().schema(schema()).parquet(path);
     table.createOrReplaceTempView(name);
     return table;
