@@ -3,6 +3,7 @@
 // io.sparkwarp.kernels.host.HostParquetPrimitives. Table layouts: io.sparkwarp.kernels.parquet.CompressedBlocks and
 // PageTable (int64 words). Every kernel gives one warp to one block, page or row and bounds-checks what it reads; a
 // page whose status is not 0 is skipped by the later kernels, and the host raises the error.
+#include "sparkwarp/delta_binary_packed.cuh"
 #include "sparkwarp/parquet_status.cuh"
 #include "sparkwarp/rle_hybrid.cuh"
 #include "sparkwarp/snappy.cuh"
@@ -30,7 +31,9 @@ struct PageDesc {
   int64_t max_def;     // 0 or 1
 };
 
-enum PageKind : int64_t { PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3 };
+enum PageKind : int64_t {
+  PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3, DELTA_BINARY_PACKED = 4
+};
 // ParquetPrimitives' physical types (PhysicalType ordinals).
 enum Physical : int32_t {
   P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6, P_INT96 = 7,
@@ -121,12 +124,13 @@ extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* outpu
 }
 
 // One warp per page: definition levels into defined[row] (0/1), the page's values located (value_start), dictionary
-// indices and RLE booleans expanded into indices[row_start + k] for the k-th non-null value, and PLAIN byte arrays
-// (and dictionary pages of byte arrays) walked into string slots. Checks every size against the page.
+// indices and RLE booleans expanded into indices[row_start + k] for the k-th non-null value, DELTA_BINARY_PACKED
+// values into deltas[row_start + k], and PLAIN byte arrays (and dictionary pages of byte arrays) walked into string
+// slots. Checks every size against the page.
 extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* table, int32_t page_count,
                                          int32_t physical, int32_t type_length, uint8_t* defined, int32_t* indices,
-                                         int64_t* value_start, int32_t* slot_start, int32_t* slot_len,
-                                         int64_t rows, int32_t* status) {
+                                         int64_t* deltas, int64_t* value_start, int32_t* slot_start,
+                                         int32_t* slot_len, int64_t rows, int32_t* status) {
   for_each_warp_tile(page_count, [&](int64_t pg) {
     const PageDesc d = table[pg];
     const int lane = lane_id();
@@ -175,7 +179,11 @@ extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* t
       values = levels + level_bytes;
     }
     // values
-    if (err == PQ_OK && d.kind == PLAIN) {
+    if (err == PQ_OK && d.kind == DELTA_BINARY_PACKED) {
+      err = delta_binary_packed_decode_warp(pages + values, end - values, non_null, [&](int64_t i, uint64_t v) {
+        deltas[d.row_start + i] = static_cast<int64_t>(v);
+      });
+    } else if (err == PQ_OK && d.kind == PLAIN) {
       if (physical == P_BYTES) {
         if (lane == 0) err = walk_strings(pages, values, end, non_null, slot_start, slot_len, d.row_start);
         err = __shfl_sync(FULL_WARP, err, 0);
@@ -243,8 +251,9 @@ __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* d
 // or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later).
 extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDesc* table, int32_t page_count,
                                               int32_t physical, int32_t type_length, const uint8_t* defined,
-                                              const int32_t* indices, const int64_t* value_start, uint8_t* out,
-                                              int32_t out_width, int32_t* status) {
+                                              const int32_t* indices, const int64_t* deltas,
+                                              const int64_t* value_start, uint8_t* out, int32_t out_width,
+                                              int32_t* status) {
   for_each_warp_tile(page_count, [&](int64_t pg) {
     const PageDesc d = table[pg];
     if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;
@@ -258,15 +267,18 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
         if (physical == P_BOOLEAN) {
           v = d.kind == RLE_BOOLEAN ? indices[d.row_start + k] : (pages[values + (k >> 3)] >> (k & 7)) & 1;
         } else {
+          const bool delta = d.kind == DELTA_BINARY_PACKED;  // INT32 or INT64: their low bytes as stored
           const uint8_t* p = d.kind == DICTIONARY_ENCODED
               ? pages + dictionary + static_cast<int64_t>(indices[d.row_start + k]) * width
               : pages + values + k * width;
+          const int64_t stored = delta ? deltas[d.row_start + k] : 0;
           if (physical == P_INT96) {
             v = int96_micros(p);
           } else if (physical == P_UINT32) {
-            v = static_cast<int64_t>(load_le(p, 4));
+            v = delta ? static_cast<int64_t>(static_cast<uint32_t>(stored)) : static_cast<int64_t>(load_le(p, 4));
           } else {
-            v = load_value(p, width, physical == P_FIXED);
+            v = !delta ? load_value(p, width, physical == P_FIXED)
+                : width == 4 ? static_cast<int64_t>(static_cast<int32_t>(stored)) : stored;
             if (physical == P_INT64_MILLIS) {
               constexpr int64_t limit = 9223372036854775LL;  // INT64_MAX / 1000
               overflow |= v > limit || v < -limit;

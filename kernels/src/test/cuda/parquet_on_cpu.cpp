@@ -76,18 +76,19 @@ int main(int argc, char** argv) {
     compare(*read(dir + "/pages.bin"), pages.data, pages_bytes, "decompressed pages");
     const int64_t slots = physical == P_BYTES ? rows + dictionary_entries : 0;
     Buffer status(4 * page_count), defined(rows), indices(4 * rows), value_start(8 * page_count), slot_start(4 * slots),
-        slot_len(4 * slots), validity((rows + 7) / 8);
+        slot_len(4 * slots), validity((rows + 7) / 8), deltas(8 * rows);
     launch(BLOCKS, THREADS, [&] {
       sw_pq_prepare(pages.data, table->as<PageDesc>(), page_count, physical, type_length, defined.data,
-                    indices.as<int32_t>(), value_start.as<int64_t>(), slot_start.as<int32_t>(),
-                    slot_len.as<int32_t>(), rows, status.as<int32_t>());
+                    indices.as<int32_t>(), deltas.as<int64_t>(), value_start.as<int64_t>(),
+                    slot_start.as<int32_t>(), slot_len.as<int32_t>(), rows, status.as<int32_t>());
     });
     if (out_width >= 0) {
       const int width = out_width == 0 ? 1 : out_width;
       Buffer out(rows * width), data(out_width == 0 ? (rows + 7) / 8 : rows * width);
       launch(BLOCKS, THREADS, [&] {
         sw_pq_decode_fixed(pages.data, table->as<PageDesc>(), page_count, physical, type_length, defined.data,
-                           indices.as<int32_t>(), value_start.as<int64_t>(), out.data, width, status.as<int32_t>());
+                           indices.as<int32_t>(), deltas.as<int64_t>(), value_start.as<int64_t>(), out.data, width,
+                           status.as<int32_t>());
       });
       error = first_error(status, page_count);
       if (error == 0) {

@@ -79,6 +79,13 @@ inline T __shfl_sync(unsigned mask, T v, int source) {
   return out;
 }
 
+// A lane below `delta` keeps its own value, as on the GPU.
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  return __shfl_sync(mask, v, lane >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane);
+}
+
 template <typename T>
 inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
   return __shfl_sync(mask, v, static_cast<int>(threadIdx.x & 31) ^ lane_mask);

@@ -10,7 +10,7 @@ enum DecodeStatus : int32_t {
   PQ_TRUNCATED = 1,       // a read past the end of the page or block
   PQ_BAD_LEVEL = 2,       // a definition level above the column's maximum
   PQ_BAD_INDEX = 3,       // a dictionary index past the dictionary
-  PQ_BAD_BIT_WIDTH = 4,   // a bit width above 32
+  PQ_BAD_BIT_WIDTH = 4,   // a bit width above 32 (RLE hybrid) or 64 (DELTA_BINARY_PACKED)
   PQ_BAD_LENGTH = 5,      // a negative string length
   PQ_SIZE_MISMATCH = 6,   // output size other than the one declared
   PQ_BAD_OFFSET = 7,      // a back-reference before the start of the output

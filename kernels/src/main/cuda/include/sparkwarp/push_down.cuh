@@ -22,16 +22,6 @@ struct PushDownItem {
   int64_t item;
 };
 
-// Inclusive prefix sum over the warp's lanes (Kogge-Stone with shuffles).
-__device__ __forceinline__ int32_t warp_inclusive_sum(int32_t v) {
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const int32_t n = __shfl_up_sync(FULL_WARP, v, d);
-    if (lane_id() >= d) v += n;
-  }
-  return v;
-}
-
 // True while some lane's range is not empty: the loop condition of push_down_next.
 __device__ __forceinline__ bool push_down_pending(int64_t begin, int64_t end) {
   return __any_sync(FULL_WARP, begin < end);

@@ -124,16 +124,6 @@ __device__ __forceinline__ void snappy_copy_warp(uint8_t* dst, uint8_t* ring, ui
   }
 }
 
-// Inclusive warp prefix sum of 64-bit values.
-__device__ __forceinline__ int64_t warp_inclusive_sum(int64_t v) {
-  const int lane = lane_id();
-  for (int d = 1; d < 32; d <<= 1) {
-    const int64_t other = __shfl_sync(FULL_WARP, v, lane >= d ? lane - d : lane);
-    if (lane >= d) v += other;
-  }
-  return v;
-}
-
 // Decompresses one Snappy block; all 32 lanes call it with the same arguments. `ring` is the warp's own
 // `ring_bytes` (a power of two, at least 4096) of shared memory. Returns the status on every lane.
 __device__ int32_t snappy_decompress_warp(const uint8_t* __restrict__ src, int64_t src_len, uint8_t* __restrict__ dst,

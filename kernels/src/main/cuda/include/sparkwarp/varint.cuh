@@ -6,11 +6,12 @@
 
 namespace sparkwarp {
 
-// Reads the varint at src[*pos] (pos < len), advancing *pos; returns PQ_OK, PQ_TRUNCATED or PQ_BAD_HEADER (more
-// than 35 bits: no header of these formats needs that many).
-__device__ __forceinline__ int32_t read_varint(const uint8_t* src, int64_t len, int64_t* pos, uint64_t* value) {
+// Reads the varint at src[*pos] (pos < len) of at most ceil(max_bits / 7) bytes, advancing *pos; returns PQ_OK,
+// PQ_TRUNCATED or PQ_BAD_HEADER (longer).
+__device__ __forceinline__ int32_t read_varint_of(const uint8_t* src, int64_t len, int64_t* pos, uint64_t* value,
+                                                  int max_bits) {
   uint64_t v = 0;
-  for (int shift = 0; shift < 35; shift += 7) {
+  for (int shift = 0; shift < max_bits; shift += 7) {
     if (*pos >= len) return PQ_TRUNCATED;
     const uint8_t b = src[(*pos)++];
     v |= static_cast<uint64_t>(b & 0x7f) << shift;
@@ -20,6 +21,16 @@ __device__ __forceinline__ int32_t read_varint(const uint8_t* src, int64_t len, 
     }
   }
   return PQ_BAD_HEADER;
+}
+
+// A varint of Snappy's preamble or Parquet's RLE run headers: more than 35 bits is corrupt (none needs that many).
+__device__ __forceinline__ int32_t read_varint(const uint8_t* src, int64_t len, int64_t* pos, uint64_t* value) {
+  return read_varint_of(src, len, pos, value, 35);
+}
+
+// A 64-bit varint (DELTA_BINARY_PACKED's values and deltas: up to 10 bytes).
+__device__ __forceinline__ int32_t read_uleb64(const uint8_t* src, int64_t len, int64_t* pos, uint64_t* value) {
+  return read_varint_of(src, len, pos, value, 70);
 }
 
 // Little-endian unsigned value of `n` <= 8 bytes.

@@ -19,6 +19,17 @@ __device__ __forceinline__ int64_t global_warp_index() {
 
 __device__ __forceinline__ int64_t grid_warps() { return (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5; }
 
+// Inclusive prefix sum over the warp's lanes (Kogge-Stone with shuffles); unsigned types wrap.
+template <typename T>
+__device__ __forceinline__ T warp_inclusive_sum(T v) {
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const T n = __shfl_up_sync(FULL_WARP, v, d);
+    if (lane_id() >= d) v += n;
+  }
+  return v;
+}
+
 // Calls f(w) for every w in [0, n) with all 32 lanes of a warp on the same w: a grid-stride loop over warp-sized
 // tiles, uniform within each warp so the body may use full-mask warp collectives.
 template <typename F>

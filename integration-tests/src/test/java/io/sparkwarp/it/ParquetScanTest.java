@@ -70,10 +70,13 @@ class ParquetScanTest extends GpuTestBase {
         "parquet.block.size", "65536", "parquet.page.size", "4096"));
     String sql = "SELECT * FROM " + view;
     if (version.equals("PARQUET_2_0") && PlanNodes.names(gpuPlan(sql)).contains("FileSourceScanExec")) {
-      // parquet-mr's v2 writer stores integers and strings with DELTA encodings once off (or past) a dictionary
-      assertFallsBack(sql, "FileSourceScanExec", "DELTA");
-      // booleans (RLE in v2), floating point (PLAIN) and low-cardinality integers (dictionary) still read on the GPU
-      sql = "SELECT bool_a, bool_b, double_a, float_b" + (dictionary ? ", skew" : "") + " FROM " + view;
+      // parquet-mr's v2 writer stores strings (DELTA_BYTE_ARRAY, not decoded on the GPU yet) and integers
+      // (DELTA_BINARY_PACKED, decoded) with DELTA encodings once off (or past) a dictionary
+      assertFallsBack(sql, "FileSourceScanExec", "DELTA_BYTE_ARRAY");
+      // booleans (RLE in v2), floating point (PLAIN), integers of every width, dates, timestamps and decimals stored
+      // as integers (DELTA_BINARY_PACKED or dictionary) read on the GPU
+      sql = "SELECT bool_a, bool_b, double_a, float_b, id, skew, byte_a, short_b, int_a, int_b, long_a, long_b, date_a,"
+          + " ts_b, dec_a, dec7_b FROM " + view;
     }
     query(sql).gpuNodes(PARQUET_SCAN, GPU_TO_HOST).conf("spark.sql.files.maxPartitionBytes", "20000")
         .conf("spark.sql.files.openCostInBytes", "0").matchesCpu();

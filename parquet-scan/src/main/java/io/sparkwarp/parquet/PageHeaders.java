@@ -14,6 +14,7 @@ import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Walks the page headers of one column chunk in host memory (parquet-format's Thrift reader) and turns each page into
@@ -26,7 +27,11 @@ final class PageHeaders {
 
   /** Where a chunk lies (in host memory, and in the batch's upload) and what it holds. */
   record Chunk(BatchTables.Owner owner, long address, long uploadOffset, long length, CompressionCodecName codec,
-      boolean bool, long valueCount) {}
+      PrimitiveType.PrimitiveTypeName type, long valueCount) {
+    boolean bool() {
+      return type == PrimitiveType.PrimitiveTypeName.BOOLEAN;
+    }
+  }
 
   /**
    * Adds the pages of {@code chunk} to {@code out}.
@@ -77,7 +82,7 @@ final class PageHeaders {
           long n = checkedValues(d.getNum_values(), values, chunk);
           long target = out.reservePages(size);
           addPage(out, chunk, data, stored, target, size, true);
-          PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
+          PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
           table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
           out.pageAdded(chunk.owner());
           values += n;
@@ -96,7 +101,7 @@ final class PageHeaders {
           long target = out.reservePages(size);
           addPage(out, chunk, data, levels, target, levels, false);
           addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
-          PageTable.Kind kind = kind(d.getEncoding(), chunk.bool(), dictionary);
+          PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
           table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
           out.pageAdded(chunk.owner());
           values += n;
@@ -131,7 +136,7 @@ final class PageHeaders {
     return n;
   }
 
-  private static PageTable.Kind kind(Encoding e, boolean bool, int dictionary) {
+  private static PageTable.Kind kind(Encoding e, PrimitiveType.PrimitiveTypeName type, int dictionary) {
     return switch (e) {
       case PLAIN -> PageTable.Kind.PLAIN;
       case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
@@ -139,8 +144,14 @@ final class PageHeaders {
         yield PageTable.Kind.DICTIONARY_ENCODED;
       }
       case RLE -> {
-        if (!bool) throw new UnsupportedParquetException("RLE encoding of values other than booleans");
+        if (type != PrimitiveType.PrimitiveTypeName.BOOLEAN) throw new UnsupportedParquetException("RLE encoding of values other than booleans");
         yield PageTable.Kind.RLE_BOOLEAN;
+      }
+      case DELTA_BINARY_PACKED -> {
+        if (!ScanSupport.deltaBinaryPacked(type)) {
+          throw new UnsupportedParquetException("DELTA_BINARY_PACKED " + type + " values");
+        }
+        yield PageTable.Kind.DELTA_BINARY_PACKED;
       }
       default -> throw new UnsupportedParquetException("page encoding " + e + " is not decoded on the GPU");
     };

@@ -34,7 +34,6 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.schema.PrimitiveType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -347,8 +346,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
         try {
           PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset,
               chunk.getTotalSize(), codec(chunk.getCodec()),
-              chunk.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BOOLEAN,
-              chunk.getValueCount());
+              chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount());
           if (chunk.getValueCount() != block.getRowCount()) {
             throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
                 + block.getRowCount() + " rows");

@@ -161,6 +161,7 @@ public final class ScanSupport {
     EncodingStats stats = chunk.getEncodingStats();
     Set<Encoding> data = EnumSet.copyOf(DATA_ENCODINGS);
     if (bool) data.add(Encoding.RLE);  // page v2 booleans
+    if (deltaBinaryPacked(d.getPrimitiveType().getPrimitiveTypeName())) data.add(Encoding.DELTA_BINARY_PACKED);
     if (stats != null) {
       for (Encoding e : stats.getDataEncodings()) {
         if (!data.contains(e)) return Optional.of(unsupported(e, d));
@@ -179,6 +180,12 @@ public final class ScanSupport {
 
   private static String unsupported(Encoding e, ColumnDescriptor d) {
     return "encoding " + e + " of column " + String.join(".", d.getPath()) + " is not decoded on the GPU";
+  }
+
+  /** Whether the device decodes DELTA_BINARY_PACKED values of this physical type: INT32 and INT64. */
+  static boolean deltaBinaryPacked(org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName type) {
+    return type == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32
+        || type == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
   }
 
   static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor d) {

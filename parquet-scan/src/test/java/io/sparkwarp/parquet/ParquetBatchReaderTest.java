@@ -75,6 +75,16 @@ class ParquetBatchReaderTest extends BackendTestBase {
               HostCodecs.SUPPORTED).whyNot();
           String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           if (v2) {  // parquet-mr's v2 writer picks DELTA encodings for integers and strings once off dictionary
+            // the device decodes DELTA_BINARY_PACKED integers, not yet DELTA_BYTE_ARRAY strings and decimals
+            List<ScanColumn> fixed = TestFiles.COLUMNS.stream()
+                .filter(c -> !List.of("s", "bin", "decf").contains(c.name())).toList();
+            assertEquals(Optional.empty(), ScanSupport.check(conf, List.of(f.path), fixed, true, true, true,
+                HostCodecs.SUPPORTED).whyNot(), shape + ", fixed-width columns");
+            List<Object[]> expected = f.rows.stream().map(row -> fixed.stream()
+                .map(c -> row[TestFiles.COLUMNS.indexOf(c)]).toArray()).toList();
+            List<FileSplit> parts = cut(f.path, 1 + rnd.nextInt((int) length(f.path)));
+            assertRows(expected, read(parts, new int[parts.size()], 1 + rnd.nextInt(400_000), fixed).rows(), fixed,
+                shape + ", fixed-width columns");
             if (why.isPresent()) {
               assertTrue(why.get().contains("DELTA"), shape + ": " + why.get());
               continue;

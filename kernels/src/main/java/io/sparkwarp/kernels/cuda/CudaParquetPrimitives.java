@@ -79,6 +79,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
         DeviceBuffer status = backend.allocate(4L * count, stream);
         DeviceBuffer defined = backend.allocate(rows, stream);
         DeviceBuffer indices = backend.allocate(4L * rows, stream);
+        DeviceBuffer deltas = backend.allocate(table.has(PageTable.Kind.DELTA_BINARY_PACKED) ? 8L * rows : 0, stream);
         DeviceBuffer valueStart = backend.allocate(8L * count, stream);
         DeviceBuffer slotStart = backend.allocate(4 * slots, stream);
         DeviceBuffer slotLength = backend.allocate(4 * slots, stream)) {
@@ -86,13 +87,13 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
       CudaStream s = CudaStream.of(stream);
       long warps = 32L * Math.max(1, count);
       prepare.launchGridStride(warps, s, new KernelArgs().pointer(pages).pointer(tableBuffer).i32(count)
-          .i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices).pointer(valueStart)
-          .pointer(slotStart).pointer(slotLength).i64(rows).pointer(status));
+          .i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices).pointer(deltas)
+          .pointer(valueStart).pointer(slotStart).pointer(slotLength).i64(rows).pointer(status));
       Staged staged = new Staged(staging, 8L * words.length, count, status);
       return strings
           ? decodeStrings(pages, tableBuffer, count, spec.output(), rows, defined, indices, slotStart, slotLength,
               staged, stream)
-          : decodeFixed(pages, tableBuffer, count, spec, rows, defined, indices, valueStart, staged, stream);
+          : decodeFixed(pages, tableBuffer, count, spec, rows, defined, indices, deltas, valueStart, staged, stream);
     }
   }
 
@@ -108,7 +109,8 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
   }
 
   private DeviceColumn decodeFixed(DeviceBuffer pages, DeviceBuffer table, int count, ColumnSpec spec, int rows,
-      DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer valueStart, Staged staged, DeviceStream stream) {
+      DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer deltas, DeviceBuffer valueStart, Staged staged,
+      DeviceStream stream) {
     DeviceType type = spec.output();
     CudaStream s = CudaStream.of(stream);
     DeviceColumn column = DeviceColumn.allocate(backend, type, rows, 0, stream);
@@ -118,7 +120,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
         DeviceBuffer out = bits ? bytes : column.data();
         decodeFixed.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(pages).pointer(table)
             .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices)
-            .pointer(valueStart).pointer(out).i32(bits ? 1 : type.width()).pointer(staged.status()));
+            .pointer(deltas).pointer(valueStart).pointer(out).i32(bits ? 1 : type.width()).pointer(staged.status()));
         if (bits) pack(bytes, rows, column.data(), s);
         pack(defined, rows, column.validity(), s);
         backend.copyDeviceToHost(staged.status(), 0, staged.statusAddress(), 4L * count, stream);

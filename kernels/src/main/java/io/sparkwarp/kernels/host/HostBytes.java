@@ -40,8 +40,17 @@ final class HostBytes {
 
   /** Reads a varint at the position into value[0]: varint.cuh's rules (at most 35 bits). */
   DecodeError varint(long[] value) {
+    return varint(value, 35);
+  }
+
+  /** Reads a 64-bit varint (up to 10 bytes) at the position into value[0]: varint.cuh's read_uleb64. */
+  DecodeError varint64(long[] value) {
+    return varint(value, 70);
+  }
+
+  private DecodeError varint(long[] value, int bits) {
     long v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
+    for (int shift = 0; shift < bits; shift += 7) {
       if (position >= length) return DecodeError.TRUNCATED;
       int b = u8(position++);
       v |= (long) (b & 0x7f) << shift;

@@ -65,6 +65,8 @@ final class HostParquetPrimitives implements ParquetPrimitives {
     private final ColumnSpec spec;
     private final byte[] defined;
     private final int[] indices;
+    /** Per row, the DELTA_BINARY_PACKED value of its page's k-th non-null value (sw_pq_prepare's deltas). */
+    private final long[] deltas;
     private final long[] valueStart;
     private final int[] slotStart;
     private final int[] slotLength;
@@ -76,6 +78,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       int rows = Math.toIntExact(table.rowCount());
       this.defined = new byte[rows];
       this.indices = new int[rows];
+      this.deltas = new long[table.has(PageTable.Kind.DELTA_BINARY_PACKED) ? rows : 0];
       this.valueStart = new long[table.count()];
       int slots = spec.physical() == PhysicalType.BYTE_ARRAY ? Math.toIntExact(rows + table.dictionaryEntries()) : 0;
       this.slotStart = new int[slots];
@@ -124,6 +127,10 @@ final class HostParquetPrimitives implements ParquetPrimitives {
         values = levels + levelBytes;
       }
       valueStart[p] = values;
+      if (kind == PageTable.Kind.DELTA_BINARY_PACKED) {
+        return HostDeltaBinaryPacked.decode(new HostBytes(pages + values, end - values), nonNull,
+            (i, v) -> deltas[rowStart + (int) i] = v);
+      }
       if (kind == PageTable.Kind.PLAIN) {
         if (spec.physical() == PhysicalType.BYTE_ARRAY) return walkStrings(values, end, nonNull, rowStart);
         long need = spec.physical() == PhysicalType.BOOLEAN ? (nonNull + 7) / 8 : nonNull * width;
@@ -219,6 +226,14 @@ final class HostParquetPrimitives implements ParquetPrimitives {
         return (all.u8(valueStart[p] + (k >>> 3)) >>> (k & 7)) & 1;
       }
       int width = spec.width();
+      if (kind == PageTable.Kind.DELTA_BINARY_PACKED) {  // INT32 or INT64: their low bytes as stored
+        long stored = deltas[rowStart + (int) k];
+        return switch (spec.physical()) {
+          case UINT32 -> stored & 0xffffffffL;
+          case INT64_MILLIS -> micros(p, stored);
+          default -> width == 4 ? (int) stored : stored;
+        };
+      }
       long at = kind == PageTable.Kind.DICTIONARY_ENCODED
           ? valueStart[(int) table.link(p)] + (long) indices[rowStart + (int) k] * width
           : valueStart[p] + k * width;
@@ -230,10 +245,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
           return all.le(at, 4) & 0xffffffffL;
         }
         case INT64_MILLIS -> {
-          long millis = all.le(at, 8);
-          long limit = Long.MAX_VALUE / 1000;
-          if (millis > limit || millis < -limit) throw new ParquetDataException("page", p, DecodeError.OVERFLOW);
-          return millis * 1000;
+          return micros(p, all.le(at, 8));
         }
         default -> { }
       }
@@ -245,6 +257,13 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       }
       int shift = 64 - 8 * width;
       return (v << shift) >> shift;
+    }
+
+    /** Milliseconds as microseconds; a value past the range fails page p, as Spark's reader fails the file. */
+    private long micros(int p, long millis) {
+      long limit = Long.MAX_VALUE / 1000;
+      if (millis > limit || millis < -limit) throw new ParquetDataException("page", p, DecodeError.OVERFLOW);
+      return millis * 1000;
     }
 
     DeviceColumn strings(int rows, DeviceStream stream) {

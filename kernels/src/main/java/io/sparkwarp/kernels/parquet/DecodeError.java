@@ -6,7 +6,7 @@ public enum DecodeError {
   TRUNCATED("read past its end"),
   BAD_LEVEL("a definition level above the column's maximum"),
   BAD_INDEX("a dictionary index past the dictionary"),
-  BAD_BIT_WIDTH("a bit width above 32"),
+  BAD_BIT_WIDTH("a bit width above what its encoding allows (32, or 64 for DELTA_BINARY_PACKED)"),
   BAD_LENGTH("a negative length"),
   SIZE_MISMATCH("a size other than the one its header declares"),
   BAD_OFFSET("a back-reference before the start of the output"),

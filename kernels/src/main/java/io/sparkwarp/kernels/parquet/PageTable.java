@@ -20,7 +20,9 @@ public final class PageTable {
     /** Booleans in the RLE/bit-packed hybrid with a 4-byte length (what page v2 writers use). */
     RLE_BOOLEAN,
     /** A dictionary: PLAIN values, no rows. */
-    DICTIONARY_PAGE
+    DICTIONARY_PAGE,
+    /** DELTA_BINARY_PACKED integers (INT32 and INT64 columns). */
+    DELTA_BINARY_PACKED
   }
 
   private long[] words = new long[WORDS * 16];
@@ -117,6 +119,14 @@ public final class PageTable {
 
   public Kind kind(int page) {
     return Kind.values()[(int) words[page * WORDS + 5]];
+  }
+
+  /** Whether any page is of {@code kind}. */
+  public boolean has(Kind kind) {
+    for (int p = 0; p < count; p++) {
+      if (kind(p) == kind) return true;
+    }
+    return false;
   }
 
   /** A data page's dictionary page; a dictionary page's first string slot past the rows. */

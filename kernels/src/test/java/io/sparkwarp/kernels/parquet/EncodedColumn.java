@@ -14,13 +14,17 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForInteger;
+import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForLong;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.xerial.snappy.Snappy;
 
 /**
  * A column written as Parquet pages the way parquet-mr lays them out (its own RLE/bit-packed encoder, snappy-java
  * for compression), in random shapes: several row groups each with or without a dictionary (and a fallback to PLAIN
- * part way), page v1 or v2, snappy or uncompressed, pages of random sizes (some empty). What the scan hands the
+ * or, for integers, DELTA_BINARY_PACKED part way), page v1 or v2, snappy or uncompressed, pages of random sizes (some
+ * empty). What the scan hands the
  * primitives: the compressed input, the blocks that decompress it, and the table of the decompressed pages.
  */
 public final class EncodedColumn {
@@ -124,13 +128,13 @@ public final class EncodedColumn {
       boolean encoded = r < start + dictionaryRows;
       int limit = encoded ? start + dictionaryRows : start + rows;
       int n = rnd.nextInt(8) == 0 ? 0 : Math.min(limit - r, 1 + rnd.nextInt(3000));
-      dataPage(values, r, n, encoded ? dictionary : -1, ids, v2, snappy);
+      dataPage(values, r, n, encoded ? dictionary : -1, ids, v2, snappy, rnd);
       r += n;
     } while (r < start + rows);
   }
 
   private void dataPage(FieldVector values, int start, int n, int dictionary, Map<Object, Integer> ids, boolean v2,
-      boolean snappy) {
+      boolean snappy, Random rnd) {
     byte[] levels = new byte[0];
     if (table.maxDefinition() == 1) {
       RunLengthBitPackingHybridEncoder enc = encoder(1);
@@ -146,6 +150,9 @@ public final class EncodedColumn {
       for (int r = start; r < start + n; r++) if (!values.isNull(r)) write(enc, ids.get(key(values, r)));
       v.write(width);
       v.writeBytes(bytes(enc));
+    } else if (deltaEncodable() && (v2 || rnd.nextInt(4) == 0)) {
+      kind = PageTable.Kind.DELTA_BINARY_PACKED;  // parquet-mr's page v2 writer's choice for integers
+      v.writeBytes(delta(values, start, n, rnd));
     } else if (spec.physical() == PhysicalType.BOOLEAN && v2) {
       kind = PageTable.Kind.RLE_BOOLEAN;
       RunLengthBitPackingHybridEncoder enc = encoder(1);
@@ -184,6 +191,40 @@ public final class EncodedColumn {
       byte[] bytes = page.toByteArray();
       block(bytes, snappy);
       table.addData(at, bytes.length, -1, n, kind, dictionary);
+    }
+  }
+
+  /** Whether the column's physical type may be stored DELTA_BINARY_PACKED: INT32 and INT64, in every form. */
+  private boolean deltaEncodable() {
+    return switch (spec.physical()) {
+      case INT32, UINT32, INT64, INT64_MILLIS -> true;
+      default -> false;
+    };
+  }
+
+  /** Rows [start, start + n)'s non-null values as parquet-mr's DELTA_BINARY_PACKED writer stores them. */
+  private byte[] delta(FieldVector values, int start, int n, Random rnd) {
+    int[][] shapes = {{128, 4}, {128, 1}, {256, 8}, {512, 4}};  // values per block, miniblocks: parquet-mr's first
+    int[] shape = shapes[rnd.nextInt(shapes.length)];
+    HeapByteBufferAllocator heap = HeapByteBufferAllocator.getInstance();
+    boolean ints = spec.width() == 4;
+    ValuesWriter writer = ints
+        ? new DeltaBinaryPackingValuesWriterForInteger(shape[0], shape[1], 64, 1 << 20, heap)
+        : new DeltaBinaryPackingValuesWriterForLong(shape[0], shape[1], 64, 1 << 20, heap);
+    try {
+      for (int r = start; r < start + n; r++) {
+        if (values.isNull(r)) continue;
+        if (ints) {
+          writer.writeInteger((int) raw(values, r));
+        } else {
+          writer.writeLong(raw(values, r));
+        }
+      }
+      return writer.getBytes().toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writer.close();
     }
   }
 
