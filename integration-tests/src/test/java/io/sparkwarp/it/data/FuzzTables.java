@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.DataTypes;
  * different seeds, small key domains so that joins match, and the values that break engines: nulls in every column,
  * a hot key, NaN, -0.0 and infinities, empty and multi-byte strings, LIKE's {@code % _ \} inside the data, decimals
  * of two precisions, dates and timestamps at the edges. Written in small row groups (pruned by pushed filters) over
- * several files, one table Snappy and one ZSTD.
+ * several files, one table Snappy and one ZSTD in page v2 (its id, k2, dt and dec18 DELTA_BINARY_PACKED).
  *
  * <ul>
  *   <li>{@code id}: unique long; {@code k}: int in [0, 20), {@value #HOT_KEY} in a third of the rows;
@@ -34,9 +34,13 @@ public final class FuzzTables {
   public static synchronized void register(SparkSession spark) {
     if (registered) return;
     // small row groups, so pushed filters prune some; one table Snappy (the device inflates it), one ZSTD (the
-    // scan's reader threads do); several files each, which the GPU scan reads into shared batches
+    // scan's reader threads do) in page v2 with some integer columns off the dictionary (DELTA_BINARY_PACKED);
+    // several files each, which the GPU scan reads into shared batches
     table(700, 11).parquetView(spark, LEFT, Map.of("compression", "snappy", "parquet.block.size", "8192"), 6);
-    table(300, 12).parquetView(spark, RIGHT, Map.of("compression", "zstd", "parquet.block.size", "8192"), 3);
+    table(300, 12).parquetView(spark, RIGHT, Map.of("compression", "zstd", "parquet.block.size", "8192",
+        "parquet.writer.version", "PARQUET_2_0", "parquet.enable.dictionary#id", "false",
+        "parquet.enable.dictionary#k2", "false", "parquet.enable.dictionary#dt", "false",
+        "parquet.enable.dictionary#dec18", "false"), 3);
     registered = true;
   }
 
