@@ -13,17 +13,6 @@ namespace sparkwarp {
 
 __device__ __forceinline__ uint64_t zigzag_decode(uint64_t n) { return (n >> 1) ^ (0 - (n & 1)); }
 
-// Bits [bit, bit + width) of src as an unsigned value, reading only the bytes they span (width <= 64).
-__device__ __forceinline__ uint64_t unpack_bits(const uint8_t* src, int64_t bit, int width) {
-  if (width == 0) return 0;
-  const uint8_t* p = src + (bit >> 3);
-  const int shift = static_cast<int>(bit & 7);
-  const int bytes = (shift + width + 7) >> 3;  // at most 9
-  uint64_t v = load_le(p, bytes < 8 ? bytes : 8) >> shift;
-  if (bytes == 9) v |= static_cast<uint64_t>(p[8]) << (64 - shift);
-  return width == 64 ? v : v & ((1ull << width) - 1);
-}
-
 // Decodes `count` values from src[0, len), calling emit(i, value) for each (lane i % 32 of the warp). All 32 lanes
 // call it with the same arguments; returns the status on every lane. The header's value count must equal `count`.
 template <typename Emit>

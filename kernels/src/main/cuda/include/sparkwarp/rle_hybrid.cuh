@@ -15,7 +15,6 @@ template <typename Emit>
 __device__ int32_t rle_hybrid_decode_warp(const uint8_t* src, int64_t len, int bit_width, int64_t count, Emit emit) {
   if (bit_width > 32) return PQ_BAD_BIT_WIDTH;
   const int lane = lane_id();
-  const uint32_t mask = bit_width == 32 ? 0xffffffffu : ((1u << bit_width) - 1u);
   int64_t pos = 0;
   int64_t done = 0;
   while (done < count) {
@@ -28,9 +27,7 @@ __device__ int32_t rle_hybrid_decode_warp(const uint8_t* src, int64_t len, int b
       const int64_t n = values < count - done ? values : count - done;
       if (pos + (n * bit_width + 7) / 8 > len) return PQ_TRUNCATED;
       for (int64_t i = lane; i < n; i += 32) {
-        const int64_t bit = i * bit_width;
-        const uint64_t word = load_le(src + pos + (bit >> 3), (static_cast<int>(bit & 7) + bit_width + 7) >> 3);
-        emit(done + i, static_cast<uint32_t>(word >> (bit & 7)) & mask);
+        emit(done + i, static_cast<uint32_t>(unpack_bits(src + pos, i * bit_width, bit_width)));
       }
       pos += static_cast<int64_t>(header >> 1) * bit_width;
       done += n;

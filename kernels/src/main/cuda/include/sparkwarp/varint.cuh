@@ -40,4 +40,16 @@ __device__ __forceinline__ uint64_t load_le(const uint8_t* p, int n) {
   return v;
 }
 
+// Bits [bit, bit + width) of src, least significant first (Parquet's bit packing), reading only the bytes they span
+// (width <= 64).
+__device__ __forceinline__ uint64_t unpack_bits(const uint8_t* src, int64_t bit, int width) {
+  if (width == 0) return 0;
+  const uint8_t* p = src + (bit >> 3);
+  const int shift = static_cast<int>(bit & 7);
+  const int bytes = (shift + width + 7) >> 3;  // at most 9
+  uint64_t v = load_le(p, bytes < 8 ? bytes : 8) >> shift;
+  if (bytes == 9) v |= static_cast<uint64_t>(p[8]) << (64 - shift);
+  return width == 64 ? v : v & ((1ull << width) - 1);
+}
+
 }  // namespace sparkwarp

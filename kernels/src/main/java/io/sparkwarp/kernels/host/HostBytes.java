@@ -38,6 +38,20 @@ final class HostBytes {
     return v;
   }
 
+  /**
+   * Bits [bit, bit + width) after byte {@code at}, least significant first (Parquet's bit packing), reading only the
+   * bytes they span (width <= 64): varint.cuh's unpack_bits.
+   */
+  long bits(long at, long bit, int width) {
+    if (width == 0) return 0;
+    long p = at + (bit >>> 3);
+    int shift = (int) (bit & 7);
+    int bytes = (shift + width + 7) >>> 3;
+    long v = le(p, Math.min(bytes, 8)) >>> shift;
+    if (bytes == 9) v |= (long) u8(p + 8) << (64 - shift);
+    return width == 64 ? v : v & ((1L << width) - 1);
+  }
+
   /** Reads a varint at the position into value[0]: varint.cuh's rules (at most 35 bits). */
   DecodeError varint(long[] value) {
     return varint(value, 35);

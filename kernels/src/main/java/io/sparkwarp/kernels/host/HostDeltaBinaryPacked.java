@@ -48,7 +48,7 @@ final class HostDeltaBinaryPacked {
         long n = Math.min(count - done, perMiniblock);
         if (pos + (n * width + 7) / 8 > src.length()) return DecodeError.TRUNCATED;
         for (long i = 0; i < n; i++) {
-          last += minDelta + unpack(src, pos, i * width, width);
+          last += minDelta + src.bits(pos, i * width, width);
           emit.accept(done + i, last);
         }
         done += n;
@@ -61,15 +61,5 @@ final class HostDeltaBinaryPacked {
 
   private static long zigzag(long n) {
     return (n >>> 1) ^ -(n & 1);
-  }
-
-  /** Bits [bit, bit + width) after byte {@code from}, least significant first. */
-  private static long unpack(HostBytes src, long from, long bit, int width) {
-    long v = 0;
-    for (int b = 0; b < width; b++) {
-      long at = bit + b;
-      v |= (long) ((src.u8(from + (at >>> 3)) >>> (at & 7)) & 1) << b;
-    }
-    return v;
   }
 }

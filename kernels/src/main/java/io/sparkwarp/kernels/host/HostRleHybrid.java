@@ -14,7 +14,6 @@ final class HostRleHybrid {
   /** Decodes the first {@code count} values of {@code bitWidth} bits from {@code in}; returns the error or NONE. */
   static DecodeError decode(HostBytes in, int bitWidth, long count, Sink sink) {
     if (bitWidth > 32) return DecodeError.BAD_BIT_WIDTH;
-    long mask = (1L << bitWidth) - 1;
     long done = 0;
     long[] header = new long[1];
     while (done < count) {
@@ -24,11 +23,7 @@ final class HostRleHybrid {
       if ((header[0] & 1) != 0) {
         long n = Math.min((header[0] >>> 1) * 8, count - done);
         if (pos + (n * bitWidth + 7) / 8 > in.length()) return DecodeError.TRUNCATED;
-        for (long i = 0; i < n; i++) {
-          long bit = i * bitWidth;
-          long word = in.le(pos + (bit >>> 3), ((int) (bit & 7) + bitWidth + 7) >>> 3);
-          sink.accept(done + i, (word >>> (bit & 7)) & mask);
-        }
+        for (long i = 0; i < n; i++) sink.accept(done + i, in.bits(pos, i * bitWidth, bitWidth));
         in.seek(pos + (header[0] >>> 1) * bitWidth);
         done += n;
       } else {
