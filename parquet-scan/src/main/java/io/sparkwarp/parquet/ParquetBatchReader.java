@@ -183,8 +183,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
 
   /**
    * Decodes a gathered batch; when the device has no room for it even after waiting for other tasks to free some,
-   * decodes its first half instead and keeps the second for the next call (rows stay in order). A batch of one row
-   * group that does not fit fails the task with the out-of-memory error.
+   * reads its two halves instead, first before second, ahead of the planned batches (rows stay in order). A batch of
+   * one row group that does not fit fails the task with the out-of-memory error.
    */
   private DeviceBatch decodeOrSplit(Gathered g) {
     List<Plan> halves;
@@ -198,10 +198,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       splitBatches++;
     }
     retries.addFirst(halves.get(1));
-    long start = System.nanoTime();
-    Gathered first = gather(halves.get(0));
-    readWaitNanos += System.nanoTime() - start;
-    return decodeOrSplit(first);
+    retries.addFirst(halves.get(0));
+    return next();
   }
 
   /** Footers of every split, and the batches they make. */
