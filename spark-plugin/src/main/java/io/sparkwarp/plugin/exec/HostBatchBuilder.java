@@ -116,9 +116,32 @@ final class HostBatchBuilder implements AutoCloseable {
       int width = src.getTypeWidth();  // Arrow's: 16 bytes for decimals
       MemoryUtil.copyMemory(src.getDataBufferAddress(), out.getDataBufferAddress() + (long) width * at,
           (long) width * n);
+    } else if (in instanceof ArrowColumnVector a && a.getValueVector() instanceof BaseVariableWidthVector src
+        && out instanceof BaseVariableWidthVector dst && src.getMinorType() == out.getMinorType()) {
+      appendVariableWidth(src, dst, at, n);
     } else {
       appendValues(in, out, type, at, n);
     }
+  }
+
+  /**
+   * Strings or binaries of an Arrow vector of the same kind (the columnar shuffle's batches): the data bytes in one
+   * copy, the offsets shifted by where they land.
+   */
+  private static void appendVariableWidth(BaseVariableWidthVector in, BaseVariableWidthVector out, int at, int n) {
+    out.fillEmpties(at);  // offsets up to row at, past trailing nulls of earlier appends
+    long inStart = in.getStartOffset(0);
+    long bytes = in.getStartOffset(n) - inStart;
+    long outStart = out.getStartOffset(at);
+    while (out.getDataBuffer().capacity() < outStart + bytes) out.reallocDataBuffer();
+    MemoryUtil.copyMemory(in.getDataBufferAddress() + inStart, out.getDataBufferAddress() + outStart, bytes);
+    ArrowBuf offsets = out.getOffsetBuffer();
+    ArrowBuf inOffsets = in.getOffsetBuffer();
+    long shift = outStart - inStart;
+    for (int i = 1; i <= n; i++) {
+      offsets.setInt(4L * (at + i), (int) (inOffsets.getInt(4L * i) + shift));
+    }
+    out.setLastSet(at + n - 1);
   }
 
   /** Fixed-width values of a Spark writable vector, whose bulk getters read null slots as whatever they hold. */

@@ -192,6 +192,41 @@ class HostBatchBuilderTest {
     }
   }
 
+  /**
+   * Arrow batches (the columnar shuffle's) appended after value-by-value input that may end in nulls, and after each
+   * other: strings and binaries go in as one copy of their bytes with shifted offsets, which must line up.
+   */
+  @Test
+  void arrowStringsAppendAfterOtherInput() {
+    try (RootAllocator allocator = new RootAllocator();
+        HostBatchBuilder builder = new HostBatchBuilder(schema(), "UTC", allocator)) {
+      List<Object[]> all = new ArrayList<>();
+      List<Object[]> offHeapRows = randomRows(61, 0.5);
+      offHeapRows.add(new Object[TYPES.length]);  // a trailing row of nulls: its offsets are not filled yet
+      try (ColumnarBatch offHeap = offHeap(columnBatch(offHeapRows))) {
+        builder.appendColumns(offHeap);
+      }
+      all.addAll(offHeapRows);
+      for (int batch = 0; batch < 2; batch++) {
+        List<Object[]> arrowRows = randomRows(97 + batch, 0.3);
+        try (HostBatchBuilder source = new HostBatchBuilder(schema(), "UTC", allocator)) {
+          List<InternalRow> internal = new ArrayList<>();
+          for (Object[] r : arrowRows) internal.add(new GenericInternalRow(r));
+          source.appendRows(internal.iterator(), Integer.MAX_VALUE, Long.MAX_VALUE);
+          try (VectorSchemaRoot arrow = source.take()) {
+            ColumnVector[] columns = arrow.getFieldVectors().stream().map(ArrowColumnVector::new)
+                .toArray(ColumnVector[]::new);
+            builder.appendColumns(new ColumnarBatch(columns, arrow.getRowCount()));
+          }
+        }
+        all.addAll(arrowRows);
+      }
+      try (VectorSchemaRoot root = builder.take()) {
+        assertRoot(all, root);
+      }
+    }
+  }
+
   /** The same batch in Spark's off-heap vectors. */
   private static ColumnarBatch offHeap(ColumnarBatch onHeap) {
     ColumnVector[] columns = new ColumnVector[TYPES.length];
