@@ -24,6 +24,8 @@ public final class GpuNodes {
   public static final String BROADCAST_HASH_JOIN = "GpuBroadcastHashJoinExec";
   /** Spark's hash, object-hash and sort aggregates, in every mode. */
   public static final String HASH_AGGREGATE = "GpuHashAggregateExec";
+  /** Spark's ShuffleExchangeExec over a GPU stage: partitioned on the host after one download, shuffled columnar. */
+  public static final String SHUFFLE_EXCHANGE = "GpuShuffleExchangeExec";
 
   private GpuNodes() {}
 }

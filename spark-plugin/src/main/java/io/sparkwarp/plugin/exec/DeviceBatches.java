@@ -3,12 +3,15 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.plugin.runtime.TaskGpu;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -48,6 +51,25 @@ public final class DeviceBatches {
   /** The device type of each attribute (each was checked when the plan was tagged). */
   public static List<DeviceType> types(List<Attribute> attributes, String timeZone) {
     return attributes.stream().map(a -> SparkTypes.deviceType(a.dataType(), timeZone).orElseThrow()).toList();
+  }
+
+  /** A device batch's columns on the host, in Arrow vectors the caller owns, and its row count. */
+  record Downloaded(List<FieldVector> vectors, int rows) {}
+
+  /**
+   * Downloads {@code batch} into the task's pinned Arrow memory and frees it on the device; the task leaves the
+   * device if that was the last device memory it held.
+   */
+  static Downloaded download(ColumnarBatch batch, List<String> names, TaskGpu gpu) {
+    Downloaded result;
+    try (DeviceBatch onDevice = unwrap(batch);
+        ArrowDownload download = ArrowDownload.begin(gpu.backend(), onDevice, names, gpu.hostAllocator(),
+            gpu.stream())) {
+      // the row count is the batch's, not the vectors': a batch may have rows and no columns
+      result = new Downloaded(download.complete(), onDevice.rowCount());
+    }
+    gpu.releaseDeviceIfIdle();
+    return result;
   }
 
   /** The device batch inside {@code batch}; closing either closes the columns (closing is idempotent). */

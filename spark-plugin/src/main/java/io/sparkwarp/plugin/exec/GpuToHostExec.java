@@ -1,7 +1,5 @@
 package io.sparkwarp.plugin.exec;
 
-import io.sparkwarp.kernels.batch.ArrowDownload;
-import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -67,15 +65,9 @@ public final class GpuToHostExec extends UnaryExec {
       closeCurrent();
       ColumnarBatch next = input.next();  // the input's own work is not this download's time
       long start = System.nanoTime();
-      List<FieldVector> vectors;
-      int n;
-      try (DeviceBatch batch = DeviceBatches.unwrap(next);
-          ArrowDownload download = ArrowDownload.begin(gpu.backend(), batch, names, gpu.hostAllocator(),
-              gpu.stream())) {
-        vectors = download.complete();
-        n = batch.rowCount();  // not the vectors' count: a batch may have rows and no columns
-      }
-      gpu.releaseDeviceIfIdle();  // all of this task's device data may now be on the host
+      DeviceBatches.Downloaded downloaded = DeviceBatches.download(next, names, gpu);
+      List<FieldVector> vectors = downloaded.vectors();
+      int n = downloaded.rows();
       metrics.time().add(System.nanoTime() - start);
       ColumnVector[] columns = new ColumnVector[vectors.size()];
       long transferred = 0;

@@ -20,7 +20,18 @@ final class Partitions {
   }
 
   static <T> RDD<ColumnarBatch> map(RDD<T> input, BatchFunction<T> f) {
-    return input.mapPartitionsInternal(new Mapper<>(f), false, ClassTag$.MODULE$.apply(ColumnarBatch.class));
+    return mapTo(input, f::apply, ColumnarBatch.class);
+  }
+
+  /** A per-partition function of any output type that travels to the executors with the plan. */
+  interface PartitionFunction<T, R> extends Serializable {
+    Iterator<R> apply(Iterator<T> input);
+  }
+
+  /** @param outputClass R's class, for Spark's ClassTag (the erased class of a generic R such as Product2) */
+  @SuppressWarnings("unchecked")
+  static <T, R> RDD<R> mapTo(RDD<T> input, PartitionFunction<T, R> f, Class<?> outputClass) {
+    return input.mapPartitionsInternal(new Mapper<>(f), false, (ClassTag<R>) ClassTag$.MODULE$.apply(outputClass));
   }
 
   /** A function of two co-partitioned batch inputs that travels to the executors with the plan. */
@@ -48,16 +59,16 @@ final class Partitions {
     }
   }
 
-  private static final class Mapper<T> extends AbstractFunction1<scala.collection.Iterator<T>,
-      scala.collection.Iterator<ColumnarBatch>> implements Serializable {
-    private final BatchFunction<T> f;
+  private static final class Mapper<T, R> extends AbstractFunction1<scala.collection.Iterator<T>,
+      scala.collection.Iterator<R>> implements Serializable {
+    private final PartitionFunction<T, R> f;
 
-    Mapper(BatchFunction<T> f) {
+    Mapper(PartitionFunction<T, R> f) {
       this.f = f;
     }
 
     @Override
-    public scala.collection.Iterator<ColumnarBatch> apply(scala.collection.Iterator<T> input) {
+    public scala.collection.Iterator<R> apply(scala.collection.Iterator<T> input) {
       return CollectionConverters.asScala(f.apply(CollectionConverters.asJava(input)));
     }
   }

@@ -10,6 +10,7 @@ import org.apache.spark.sql.execution.UnionExec;
 import org.apache.spark.sql.execution.aggregate.HashAggregateExec;
 import org.apache.spark.sql.execution.aggregate.ObjectHashAggregateExec;
 import org.apache.spark.sql.execution.aggregate.SortAggregateExec;
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.joins.ShuffledHashJoinExec;
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec;
@@ -53,7 +54,10 @@ public final class Overrides {
       new ExecRule(ObjectHashAggregateExec.class, "GpuHashAggregateExec, when every function has a GPU version",
           (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(ObjectHashAggregateExec.class))),
       new ExecRule(SortAggregateExec.class, "GpuHashAggregateExec (no sort needed), group-by hash aggregation on "
-          + "the GPU", (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(SortAggregateExec.class))));
+          + "the GPU", (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(SortAggregateExec.class))),
+      new ExecRule(ShuffleExchangeExec.class, "GpuShuffleExchangeExec, a GPU stage's output partitioned by Spark's "
+          + "hash and shuffled as columnar slices, read back as large host Arrow batches", (plan, ctx) ->
+          new ShuffleExchangeMeta((ShuffleExchangeExec) plan, ctx, ruleFor(ShuffleExchangeExec.class))));
 
   private Overrides() {}
 

@@ -1,33 +1,40 @@
 package io.sparkwarp.plugin.rewrite;
 
+import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
 import io.sparkwarp.plugin.exec.HostToGpuExec;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.ColumnarRule;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.RowToColumnarExec;
 import org.apache.spark.sql.execution.SparkPlan;
 
 /**
  * Where sparkwarp hooks into Spark's physical planning. Before Spark inserts its transitions: the rewrite
  * ({@link PlanRewrite}). After: Spark has put its generic RowToColumnarExec under each {@link HostToGpuExec} whose
- * input is rows; that step is dropped, because HostToGpuExec writes rows straight into pinned Arrow memory.
+ * input is rows; that step is dropped, because HostToGpuExec writes rows straight into pinned Arrow memory. And
+ * it has put a ColumnarToRowExec under each {@link GpuShuffleExchangeExec} (an exchange that can also give rows
+ * gets row input in Spark's scheme); dropped too, since the exchange reads its GPU child's batches itself.
  * Spark's ColumnarToRowExec above each GpuToHostExec stays: it reads the downloaded Arrow vectors directly.
  */
 public final class WarpColumnarRule extends ColumnarRule {
   private final PlanRewrite rewrite = new PlanRewrite();
-  private final Rule<SparkPlan> dropRowToColumnar = new Rule<>() {
+  private final Rule<SparkPlan> dropNeedlessTransitions = new Rule<>() {
     @Override
     public SparkPlan apply(SparkPlan plan) {
       return plan.transformUp(new scala.runtime.AbstractPartialFunction<>() {
         @Override
         public boolean isDefinedAt(SparkPlan p) {
-          return p instanceof HostToGpuExec h && h.child() instanceof RowToColumnarExec;
+          return (p instanceof HostToGpuExec h && h.child() instanceof RowToColumnarExec)
+              || (p instanceof GpuShuffleExchangeExec e && e.child() instanceof ColumnarToRowExec);
         }
 
         @Override
         public SparkPlan apply(SparkPlan p) {
-          if (!isDefinedAt(p)) return p;
-          HostToGpuExec h = (HostToGpuExec) p;
-          return h.withChild(((RowToColumnarExec) h.child()).child());
+          if (p instanceof HostToGpuExec h && h.child() instanceof RowToColumnarExec r) return h.withChild(r.child());
+          if (p instanceof GpuShuffleExchangeExec e && e.child() instanceof ColumnarToRowExec c) {
+            return e.withNewChildInternal(c.child());
+          }
+          return p;
         }
       });
     }
@@ -40,6 +47,6 @@ public final class WarpColumnarRule extends ColumnarRule {
 
   @Override
   public Rule<SparkPlan> postColumnarTransitions() {
-    return dropRowToColumnar;
+    return dropNeedlessTransitions;
   }
 }

@@ -1,0 +1,100 @@
+package io.sparkwarp.it;
+
+import static io.sparkwarp.it.harness.GpuNodes.FILTER;
+import static io.sparkwarp.it.harness.GpuNodes.HASH_AGGREGATE;
+import static io.sparkwarp.it.harness.GpuNodes.SHUFFLED_HASH_JOIN;
+import static io.sparkwarp.it.harness.GpuNodes.SHUFFLE_EXCHANGE;
+
+import io.sparkwarp.it.data.TypeCase;
+import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.QueryCheck.Adaptive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The columnar shuffle of GPU stages: rows must land in exactly the partitions Spark's own exchange gives them (a
+ * GPU-shuffled side meets CPU-shuffled sides in joins), for keys of every type, nulls, NaN, -0.0, multi-byte
+ * strings, with and without adaptive execution (coalesced reads, local reads, stage reuse).
+ */
+class ShuffleExchangeTest extends GpuTestBase {
+  private static final String NO_BROADCAST = "spark.sql.autoBroadcastJoinThreshold";
+
+  /** spark_partition_id() above the exchange (on the CPU) reads where each row landed: it must be Spark's place. */
+  @ParameterizedTest
+  @EnumSource(TypeCase.class)
+  void rowsLandInSparksPartitions(TypeCase type) {
+    query("SELECT id, " + type.a() + ", spark_partition_id() AS p FROM (SELECT /*+ REPARTITION(7, " + type.a()
+        + ") */ id, " + type.a() + " FROM all_types WHERE id % 5 <> 0)")
+        .gpuNodes(SHUFFLE_EXCHANGE, FILTER).matchesCpu();
+  }
+
+  @Test
+  void severalKeysOfMixedTypes() {
+    query("SELECT id, spark_partition_id() AS p FROM (SELECT /*+ REPARTITION(13, str_a, dec_a, double_b, date_a, "
+        + "bool_a) */ id, str_a, dec_a, double_b, date_a, bool_a FROM all_types WHERE id > 3)")
+        .gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+  }
+
+  @Test
+  void groupedAggregateShufflesOnTheGpu() {
+    query("SELECT str_a, skew, count(*), sum(int_b), min(dec_a), max(int_b) FROM all_types "
+        + "WHERE int_a IS NOT NULL GROUP BY str_a, skew")
+        .gpuNodes(SHUFFLE_EXCHANGE, HASH_AGGREGATE).matchesCpu();
+  }
+
+  @Test
+  void globalAggregateGoesThroughOnePartition() {
+    query("SELECT count(*), sum(int_a), max(dec_a) FROM all_types WHERE long_a > 0")
+        .gpuNodes(SHUFFLE_EXCHANGE, HASH_AGGREGATE).matchesCpu();
+  }
+
+  /**
+   * Without adaptive execution the empty shuffle runs; with it, the exchange's statistics (no rows) let Spark
+   * replace the rest of the plan by an empty relation, as it does after its own exchange.
+   */
+  @Test
+  void emptyInput() {
+    String sql = "SELECT str_a, count(*) FROM all_types WHERE id < 0 GROUP BY str_a";
+    query(sql).adaptive(Adaptive.OFF).gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+    query(sql).adaptive(Adaptive.ON).gpuNodes("EmptyRelationExec").matchesCpu();
+  }
+
+  @Test
+  void shuffledJoinOfTwoGpuStages() {
+    query("SELECT a.id, b.id, a.str_a FROM all_types a JOIN all_types b ON a.str_a = b.str_b AND a.int_a = b.int_b")
+        .conf(NO_BROADCAST, "-1").gpuNodes(SHUFFLE_EXCHANGE, SHUFFLED_HASH_JOIN).matchesCpu();
+  }
+
+  /**
+   * One side's stage stays on the CPU (levenshtein has no GPU version), so its rows go through Spark's row shuffle;
+   * the other side's through the GPU's: a join answer is right only if both put every key in the same partition.
+   */
+  @Test
+  void gpuShuffledSideMeetsCpuShuffledSide() {
+    query("SELECT a.id, b.id FROM (SELECT id, long_a FROM all_types WHERE int_a > 0) a JOIN "
+        + "(SELECT id, long_b FROM all_types WHERE levenshtein(str_a, 'ab') > 1) b ON a.long_a = b.long_b")
+        .conf(NO_BROADCAST, "-1").gpuNodes(SHUFFLE_EXCHANGE).cpuNodes("ShuffleExchangeExec").matchesCpu();
+  }
+
+  /** The same aggregate twice: adaptive execution reuses the first one's GPU shuffle for the second. */
+  @Test
+  void reusedExchange() {
+    query("WITH agg AS (SELECT skew, count(*) AS c, sum(int_a) AS s FROM all_types GROUP BY skew) "
+        + "SELECT * FROM agg a JOIN agg b ON a.skew = b.skew")
+        .conf(NO_BROADCAST, "-1").gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+  }
+
+  @Test
+  void disabledBySwitch() {
+    query("SELECT str_a, count(*) FROM all_types GROUP BY str_a")
+        .conf("spark.warp.exec.ShuffleExchangeExec.enabled", "false")
+        .fallsBack("ShuffleExchangeExec", "ShuffleExchangeExec is disabled");
+  }
+
+  @Test
+  void rangePartitioningStaysOnTheCpu() {
+    query("SELECT id, str_a FROM all_types WHERE int_a > 0 ORDER BY str_a, id")
+        .fallsBack("ShuffleExchangeExec", "RangePartitioning is not supported");
+  }
+}

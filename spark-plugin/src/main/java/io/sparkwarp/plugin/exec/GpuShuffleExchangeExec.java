@@ -1,0 +1,347 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.plugin.config.WarpConf;
+import io.sparkwarp.plugin.shuffle.ColumnarShuffleSerializer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.MapOutputStatistics;
+import org.apache.spark.PartitionIdPassthrough;
+import org.apache.spark.Partitioner;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection$;
+import org.apache.spark.sql.catalyst.plans.logical.Statistics;
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.types.DataTypeUtils;
+import org.apache.spark.sql.execution.ShufflePartitionSpec;
+import org.apache.spark.sql.execution.ShuffledRowRDD;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.SQLExecution;
+import org.apache.spark.sql.execution.exchange.Exchange;
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec$;
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeLike;
+import org.apache.spark.sql.execution.exchange.ShuffleOrigin;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.execution.metric.SQLMetrics;
+import org.apache.spark.sql.execution.metric.SQLMetrics$;
+import org.apache.spark.sql.execution.metric.SQLShuffleReadMetricsReporter$;
+import org.apache.spark.sql.execution.metric.SQLShuffleWriteMetricsReporter$;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Option;
+import scala.Product2;
+import scala.collection.immutable.Seq;
+import scala.concurrent.Future;
+import scala.concurrent.Future$;
+import scala.concurrent.Promise;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.math.BigInt;
+import scala.reflect.ClassTag$;
+
+/**
+ * Spark's shuffle exchange for a GPU stage, columnar end to end: each device batch is downloaded once, its rows get
+ * Spark's own partition ids (so GPU- and CPU-shuffled sides and bucketed tables agree), and each partition's rows
+ * go through Spark's shuffle (block manager, compression, external shuffle service, AQE) as one compact columnar
+ * slice. The reduce side appends the slices it reads into large Arrow batches on the host, which the next GPU
+ * operator uploads at once and a CPU operator reads through Spark's ColumnarToRowExec: no rows are formed on
+ * either side.
+ *
+ * <p>Written in Java, it implements the Scala trait ShuffleExchangeLike by hand: the trait's state (its vals, its
+ * flag and its lazy futures, which Scala classes get as compiler-made fields) is kept here.
+ */
+public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExchangeLike {
+  static final String DATA_SIZE = "dataSize";
+  static final String NUM_PARTITIONS = "numPartitions";
+  static final String PARTITION_TIME = "partitionTime";
+
+  private final Partitioning outputPartitioning;
+  private final SparkPlan child;
+  private final ShuffleOrigin shuffleOrigin;
+  private final Option<Object> advisoryPartitionSize;
+  private final scala.collection.immutable.Map<String, SQLMetric> writeMetrics;
+  private final scala.collection.immutable.Map<String, SQLMetric> readMetrics;
+  private final scala.collection.immutable.Map<String, SQLMetric> metrics;
+
+  // ShuffleExchangeLike's state
+  private transient java.util.concurrent.atomic.AtomicReference<Option<org.apache.spark.FutureAction<MapOutputStatistics>>>
+      futureAction;
+  private transient boolean cancelled;
+  private transient Promise<MapOutputStatistics> promise;
+  private transient Future<MapOutputStatistics> completionFuture;
+  private transient java.util.concurrent.Future<Object> triggerFuture;
+
+  private transient ShuffleDependency<Object, Object, Object> dependency;
+  private transient Future<MapOutputStatistics> mapOutputStatistics;
+  private transient RDD<ColumnarBatch> cachedRead;
+
+  public GpuShuffleExchangeExec(Partitioning outputPartitioning, SparkPlan child, ShuffleOrigin shuffleOrigin,
+      Option<Object> advisoryPartitionSize) {
+    this.outputPartitioning = outputPartitioning;
+    this.child = child;
+    this.shuffleOrigin = shuffleOrigin;
+    this.advisoryPartitionSize = advisoryPartitionSize;
+    ShuffleExchangeLike.$init$(this);
+    this.writeMetrics = SQLShuffleWriteMetricsReporter$.MODULE$.createShuffleWriteMetrics(child.sparkContext());
+    this.readMetrics = SQLShuffleReadMetricsReporter$.MODULE$.createShuffleReadMetrics(child.sparkContext());
+    Map<String, SQLMetric> all = new LinkedHashMap<>();
+    all.put(DATA_SIZE, SQLMetrics.createSizeMetric(child.sparkContext(), "data size (as Spark's rows)", -1));
+    all.put(NUM_PARTITIONS, SQLMetrics.createMetric(child.sparkContext(), "number of partitions"));
+    all.put(GpuMetrics.OUTPUT_ROWS, SQLMetrics.createMetric(child.sparkContext(), "number of output rows"));
+    all.put(PARTITION_TIME, SQLMetrics.createNanoTimingMetric(child.sparkContext(),
+        "time downloading and partitioning", -1));
+    all.putAll(CollectionConverters.asJava(readMetrics));
+    all.putAll(CollectionConverters.asJava(writeMetrics));
+    this.metrics = GpuMetrics.toScala(all);
+  }
+
+  /** Why a GPU stage's rows cannot be shuffled here by {@code partitioning}; empty when they can. */
+  public static java.util.Optional<String> whyNot(Partitioning partitioning, Seq<Attribute> childOutput) {
+    return SliceWriter.whyNot(partitioning, childOutput);
+  }
+
+  @Override
+  public String nodeName() {
+    return "GpuShuffleExchange";
+  }
+
+  @Override
+  public SparkPlan child() {
+    return child;
+  }
+
+  @Override
+  public Partitioning outputPartitioning() {
+    return outputPartitioning;
+  }
+
+  @Override
+  public ShuffleOrigin shuffleOrigin() {
+    return shuffleOrigin;
+  }
+
+  @Override
+  public Option<Object> advisoryPartitionSize() {
+    return advisoryPartitionSize;
+  }
+
+  @Override
+  public scala.collection.immutable.Map<String, SQLMetric> metrics() {
+    return metrics;
+  }
+
+  /** Host Arrow batches; as rows too, so that Spark may read it as a stage's row output (see doExecute). */
+  @Override
+  public boolean supportsColumnar() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsRowBased() {
+    return true;
+  }
+
+  // ---- the map side
+
+  private synchronized ShuffleDependency<Object, Object, Object> shuffleDependency() {
+    if (dependency == null) {
+      List<String> names = CollectionConverters.asJava(child.output()).stream().map(Attribute::name).toList();
+      SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names,
+          new SliceWriter.Metrics(metrics.apply(PARTITION_TIME), metrics.apply(DATA_SIZE),
+              metrics.apply(GpuMetrics.OUTPUT_ROWS)));
+      RDD<Product2<Object, Object>> records = Partitions.mapTo(child.executeColumnar(), writer::records,
+          Product2.class);
+      int n = outputPartitioning.numPartitions();
+      Partitioner partitioner = new PartitionIdPassthrough(n);  // the records' keys are their partition ids
+      dependency = new ShuffleDependency<>(records, partitioner, new ColumnarShuffleSerializer(), Option.empty(),
+          Option.empty(), false, ShuffleExchangeExec$.MODULE$.createShuffleWriteProcessor(writeMetrics),
+          ClassTag$.MODULE$.Int(), ClassTag$.MODULE$.apply(byte[].class), ClassTag$.MODULE$.apply(byte[].class));
+      SQLMetric partitions = metrics.apply(NUM_PARTITIONS);
+      partitions.set(n);
+      SQLMetrics$.MODULE$.postDriverMetricUpdates(sparkContext(),
+          sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY()),
+          CollectionConverters.asScala(List.of(partitions)).toList());
+    }
+    return dependency;
+  }
+
+  @Override
+  public synchronized Future<MapOutputStatistics> mapOutputStatisticsFuture() {
+    if (mapOutputStatistics == null) {
+      ShuffleDependency<Object, Object, Object> dep = shuffleDependency();
+      mapOutputStatistics = dep.rdd().getNumPartitions() == 0 ? Future$.MODULE$.successful(null)
+          : sparkContext().submitMapStage(dep);
+    }
+    return mapOutputStatistics;
+  }
+
+  @Override
+  public int numMappers() {
+    return shuffleDependency().rdd().getNumPartitions();
+  }
+
+  @Override
+  public int numPartitions() {
+    return shuffleDependency().partitioner().numPartitions();
+  }
+
+  @Override
+  public int shuffleId() {
+    return shuffleDependency().shuffleId();
+  }
+
+  /** Spark's statistics: its rows' size (estimated from the columns, so AQE decides as it would) and the rows. */
+  @Override
+  public Statistics runtimeStatistics() {
+    return new Statistics(BigInt.apply(metrics.apply(DATA_SIZE).value()),
+        Option.apply(BigInt.apply(metrics.apply(GpuMetrics.OUTPUT_ROWS).value())),
+        org.apache.spark.sql.catalyst.expressions.AttributeMap$.MODULE$.empty(), false);
+  }
+
+  // ---- the reduce side
+
+  @Override
+  public RDD<?> getShuffleRDD(ShufflePartitionSpec[] partitionSpecs) {
+    return readBatches(new ShuffledRowRDD(rowTyped(shuffleDependency()), readMetrics, partitionSpecs));
+  }
+
+  @Override
+  public synchronized RDD<ColumnarBatch> doExecuteColumnar() {
+    if (cachedRead == null) cachedRead = readBatches(new ShuffledRowRDD(rowTyped(shuffleDependency()), readMetrics));
+    return cachedRead;
+  }
+
+  /**
+   * Spark's ShuffledRowRDD reads any shuffle's values (it handles every kind of AQE partition spec); its "rows"
+   * are this shuffle's slices, which only {@link SliceReader} looks at.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static ShuffleDependency<Object, InternalRow, InternalRow> rowTyped(ShuffleDependency<?, ?, ?> dep) {
+    return (ShuffleDependency) dep;
+  }
+
+  private RDD<ColumnarBatch> readBatches(ShuffledRowRDD slices) {
+    WarpConf warp = WarpConf.of(conf());
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    RDD<Object> values = (RDD) slices;
+    return Partitions.mapTo(values, new SliceReader(DataTypeUtils.fromAttributes(output()),
+        conf().sessionLocalTimeZone(), warp.get(WarpConf.BATCH_ROWS), warp.get(WarpConf.BATCH_BYTES)),
+        ColumnarBatch.class);
+  }
+
+  /** Rows for a row-based parent (Spark reads a stage's output as rows where no GPU operator takes it). */
+  @Override
+  public RDD<InternalRow> doExecute() {
+    StructType schema = DataTypeUtils.fromAttributes(output());
+    return Partitions.mapTo(executeColumnar(), batches -> {
+      UnsafeProjection toUnsafe = UnsafeProjection$.MODULE$.create(schema);
+      return new java.util.Iterator<InternalRow>() {
+        private java.util.Iterator<InternalRow> rows = java.util.Collections.emptyIterator();
+
+        @Override
+        public boolean hasNext() {
+          while (!rows.hasNext() && batches.hasNext()) rows = batches.next().rowIterator();
+          return rows.hasNext();
+        }
+
+        @Override
+        public InternalRow next() {
+          if (!hasNext()) throw new java.util.NoSuchElementException();
+          return toUnsafe.apply(rows.next());
+        }
+      };
+    }, InternalRow.class);
+  }
+
+  // ---- ShuffleExchangeLike's state, which a Scala class would get from the compiler
+
+  @Override
+  public void org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$_setter_$futureAction_$eq(
+      java.util.concurrent.atomic.AtomicReference<Option<org.apache.spark.FutureAction<MapOutputStatistics>>> ref) {
+    this.futureAction = ref;
+  }
+
+  @Override
+  public java.util.concurrent.atomic.AtomicReference<Option<org.apache.spark.FutureAction<MapOutputStatistics>>>
+      futureAction() {
+    return futureAction;
+  }
+
+  @Override
+  public boolean org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$isCancelled() {
+    return cancelled;
+  }
+
+  @Override
+  public void org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$isCancelled_$eq(boolean value) {
+    cancelled = value;
+  }
+
+  @Override
+  public synchronized Promise<MapOutputStatistics> org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$promise() {
+    if (promise == null) promise = ShuffleExchangeLike.super.org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$promise();
+    return promise;
+  }
+
+  @Override
+  public synchronized Future<MapOutputStatistics>
+      org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$completionFuture() {
+    if (completionFuture == null) {
+      completionFuture = ShuffleExchangeLike.super
+          .org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$completionFuture();
+    }
+    return completionFuture;
+  }
+
+  @Override
+  public synchronized java.util.concurrent.Future<Object>
+      org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$triggerFuture() {
+    if (triggerFuture == null) {
+      triggerFuture = ShuffleExchangeLike.super
+          .org$apache$spark$sql$execution$exchange$ShuffleExchangeLike$$triggerFuture();
+    }
+    return triggerFuture;
+  }
+
+  // ---- the tree: what a Scala case class gets from the compiler
+
+  @Override
+  public SparkPlan withNewChildInternal(SparkPlan newChild) {
+    return new GpuShuffleExchangeExec(outputPartitioning, newChild, shuffleOrigin, advisoryPartitionSize);
+  }
+
+  private Object[] constructorArgs() {
+    return new Object[] {outputPartitioning, child, shuffleOrigin, advisoryPartitionSize};
+  }
+
+  @Override
+  public int productArity() {
+    return constructorArgs().length;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    return constructorArgs()[n];
+  }
+
+  @Override
+  public boolean canEqual(Object that) {
+    return that instanceof GpuShuffleExchangeExec;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this || (o instanceof GpuShuffleExchangeExec other
+        && Arrays.equals(constructorArgs(), other.constructorArgs()));
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(constructorArgs());
+  }
+}

@@ -1,0 +1,161 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.plugin.runtime.TaskGpu;
+import io.sparkwarp.plugin.shuffle.ColumnarSlices;
+import io.sparkwarp.plugin.shuffle.SparkHashPartitioner;
+import java.io.Serializable;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.physical.HashPartitioning;
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.types.DataType;
+import scala.Product2;
+import scala.Tuple2;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The map side of {@link GpuShuffleExchangeExec}: each device batch downloaded once, its rows given the partition
+ * ids Spark would give them, and each partition's rows cut into one columnar slice: the shuffle's records are
+ * (partition id, slice).
+ */
+final class SliceWriter implements Serializable {
+  /** The metrics a map task updates. */
+  record Metrics(SQLMetric time, SQLMetric dataSize, SQLMetric rows) implements Serializable {}
+
+  private final List<String> names;
+  /** Positions of the hash keys among the columns; null for a single partition. */
+  private final int[] keyColumns;
+  private final List<DataType> keyTypes;
+  private final int numPartitions;
+  private final Metrics metrics;
+
+  private SliceWriter(List<String> names, int[] keyColumns, List<DataType> keyTypes, int numPartitions,
+      Metrics metrics) {
+    this.names = names;
+    this.keyColumns = keyColumns;
+    this.keyTypes = keyTypes;
+    this.numPartitions = numPartitions;
+    this.metrics = metrics;
+  }
+
+  /** Why rows of {@code output} cannot be partitioned by {@code partitioning} here; empty when they can. */
+  static Optional<String> whyNot(Partitioning partitioning, Seq<Attribute> output) {
+    if (partitioning == SinglePartition$.MODULE$) return Optional.empty();
+    if (!(partitioning instanceof HashPartitioning hash)) {
+      return Optional.of(partitioning.getClass().getSimpleName() + " is not supported (hash and single are)");
+    }
+    List<Attribute> columns = CollectionConverters.asJava(output);
+    for (Expression key : CollectionConverters.asJava(hash.expressions())) {
+      if (!(key instanceof Attribute a) || indexOf(columns, a) < 0) {
+        return Optional.of("hash key " + key.sql() + " is not a column of the input");
+      }
+      if (!SparkHashPartitioner.supports(key.dataType())) {
+        return Optional.of("hash key " + key.sql() + " of type " + key.dataType().simpleString()
+            + " is not supported");
+      }
+    }
+    return Optional.empty();
+  }
+
+  static SliceWriter of(Partitioning partitioning, Seq<Attribute> output, List<String> names, Metrics metrics) {
+    whyNot(partitioning, output).ifPresent(why -> {
+      throw new IllegalArgumentException(why);
+    });
+    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, List.of(), 1, metrics);
+    List<Attribute> columns = CollectionConverters.asJava(output);
+    List<Expression> keys = CollectionConverters.asJava(hash.expressions());
+    int[] positions = keys.stream().mapToInt(k -> indexOf(columns, (Attribute) k)).toArray();
+    return new SliceWriter(names, positions, keys.stream().map(Expression::dataType).toList(),
+        hash.numPartitions(), metrics);
+  }
+
+  private static int indexOf(List<Attribute> columns, Attribute a) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).exprId().equals(a.exprId())) return i;
+    }
+    return -1;
+  }
+
+  /** The shuffle records of one map task's batches. */
+  Iterator<Product2<Object, Object>> records(Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches) {
+    TaskGpu gpu = TaskGpu.get();
+    ArrayDeque<Product2<Object, Object>> pending = new ArrayDeque<>();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        while (pending.isEmpty() && batches.hasNext()) cut(batches.next(), gpu, pending);
+        return !pending.isEmpty();
+      }
+
+      @Override
+      public Product2<Object, Object> next() {
+        if (!hasNext()) throw new NoSuchElementException();
+        return pending.poll();
+      }
+    };
+  }
+
+  private void cut(org.apache.spark.sql.vectorized.ColumnarBatch batch, TaskGpu gpu,
+      ArrayDeque<Product2<Object, Object>> out) {
+    long start = System.nanoTime();
+    DeviceBatches.Downloaded host = DeviceBatches.download(batch, names, gpu);
+    try {
+      int n = host.rows();
+      if (n == 0) return;
+      List<FieldVector> columns = host.vectors();
+      if (keyColumns == null) {
+        out.add(new Tuple2<>(0, ColumnarSlices.whole(columns, n)));
+      } else {
+        List<FieldVector> keys = new ArrayList<>();
+        for (int k : keyColumns) keys.add(columns.get(k));
+        int[] ids = new int[n];
+        SparkHashPartitioner.partitionIds(keys, keyTypes, numPartitions, n, ids);
+        byte[][] slices = ColumnarSlices.split(columns, n, ids, numPartitions);
+        for (int p = 0; p < slices.length; p++) {
+          if (slices[p] != null) out.add(new Tuple2<>(p, slices[p]));
+        }
+      }
+      metrics.rows().add(n);
+      metrics.dataSize().add(unsafeRowBytes(columns, n));
+    } finally {
+      Closeables.closeAll(host.vectors());
+      metrics.time().add(System.nanoTime() - start);
+    }
+  }
+
+  /**
+   * What these rows would take as Spark's UnsafeRows (a null bit set, 8 bytes per field, variable-length values
+   * rounded up to 8 bytes): the size Spark's own exchange reports, which AQE compares with its thresholds.
+   */
+  static long unsafeRowBytes(List<FieldVector> columns, int rows) {
+    long perRow = 8L * ((columns.size() + 63) / 64) + 8L * columns.size();
+    long bytes = perRow * rows;
+    for (FieldVector v : columns) {
+      if (v instanceof BaseVariableWidthVector var) {
+        ArrowBuf offsets = var.getOffsetBuffer();
+        for (int i = 0; i < rows; i++) {
+          if (var.isNull(i)) continue;
+          int length = offsets.getInt(4L * (i + 1)) - offsets.getInt(4L * i);
+          bytes += (length + 7) & ~7;
+        }
+      } else if (v instanceof DecimalVector d && d.getPrecision() > 18) {
+        bytes += 16L * (rows - d.getNullCount());
+      }
+    }
+    return bytes;
+  }
+}
