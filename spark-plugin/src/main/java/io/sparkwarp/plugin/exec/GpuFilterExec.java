@@ -7,8 +7,10 @@ import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** FilterExec on the GPU: the condition as one expression program, the surviving rows compacted on the device. */
@@ -28,6 +30,17 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
 
   public Expression condition() {
     return condition;
+  }
+
+  /**
+   * Spark's FilterExec's output: a column the condition proves non-null (isnotnull(a) AND ...) is marked so. Plans
+   * compare it: a broadcast's mode binds the build keys with their nullability, and adaptive execution's
+   * re-planning, seeing this side differ from Spark's, would broadcast a finished broadcast stage again and drop
+   * the whole re-optimisation (no join conversion, no partition coalescing) as invalid.
+   */
+  @Override
+  public Seq<Attribute> output() {
+    return new FilterExec(condition, child).output();
   }
 
   @Override
