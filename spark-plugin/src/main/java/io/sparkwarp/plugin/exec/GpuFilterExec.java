@@ -19,6 +19,8 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
   private final boolean ansi;
   private final String timeZone;
   private final MatchOptions strings;
+  /** Spark's FilterExec over the same child, kept for its output: planning asks for the output many times. */
+  private transient FilterExec sparkFilter;
 
   public GpuFilterExec(Expression condition, SparkPlan child, boolean ansi, String timeZone, MatchOptions strings) {
     super(child, GpuMetrics.expression(child.sparkContext()));
@@ -40,7 +42,8 @@ public final class GpuFilterExec extends UnaryExec implements GpuExec {
    */
   @Override
   public Seq<Attribute> output() {
-    return new FilterExec(condition, child).output();
+    if (sparkFilter == null) sparkFilter = new FilterExec(condition, child);
+    return sparkFilter.output();
   }
 
   @Override

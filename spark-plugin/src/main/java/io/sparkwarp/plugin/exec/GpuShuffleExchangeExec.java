@@ -2,7 +2,6 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.shuffle.ColumnarShuffleSerializer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

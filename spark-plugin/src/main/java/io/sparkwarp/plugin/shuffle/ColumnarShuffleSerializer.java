@@ -83,31 +83,21 @@ public final class ColumnarShuffleSerializer extends Serializer implements Seria
     @Override
     public <T> SerializationStream writeObject(T value, ClassTag<T> tag) {
       byte[] slice = (byte[]) value;
-      try {
+      unchecked(() -> {
         out.writeInt(slice.length);
         out.write(slice);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      });
       return this;
     }
 
     @Override
     public void flush() {
-      try {
-        out.flush();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      unchecked(out::flush);
     }
 
     @Override
     public void close() {
-      try {
-        out.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      unchecked(out::close);
     }
   }
 
@@ -160,11 +150,20 @@ public final class ColumnarShuffleSerializer extends Serializer implements Seria
 
     @Override
     public void close() {
-      try {
-        in.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      unchecked(in::close);
+    }
+  }
+
+  /** An I/O step inside Spark's stream interfaces, whose Scala signatures declare no checked exceptions. */
+  private interface IoStep {
+    void run() throws IOException;
+  }
+
+  private static void unchecked(IoStep step) {
+    try {
+      step.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
