@@ -4,6 +4,8 @@ import static io.sparkwarp.it.harness.GpuNodes.BROADCAST_HASH_JOIN;
 import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
 import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
+import static io.sparkwarp.it.harness.GpuNodes.SHUFFLED_HASH_JOIN;
+import static io.sparkwarp.it.harness.GpuNodes.SHUFFLE_EXCHANGE;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
@@ -14,6 +16,7 @@ import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.JoinStrategy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
@@ -55,9 +58,31 @@ class TpchQueriesTest extends GpuTestBase {
     // an empty side (Q17's parts at this scale) must not let adaptive execution drop the join from the plan
     query(q.sql()).conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
-    Dataset<Row> onGpu = spark().sql(q.sql());
-    onGpu.collectAsList();  // the executed plan of an adaptive query is final once it ran
-    List<String> roundTrips = PlanNodes.roundTrips(onGpu.queryExecution().executedPlan());
+    assertNoRoundTrip(q.sql(), Map.of());
+  }
+
+  /**
+   * Every join shuffled, the shape larger scale factors take: the same answers, the joins and exchanges on the GPU,
+   * and no device batch downloaded only to be uploaded again.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("queries")
+  void matchesSparkWithShuffledJoins(DemoQuery q) {
+    String number = q.name().substring(0, q.name().indexOf(' '));
+    List<String> nodes = new ArrayList<>(List.of(ONTO_GPU, SHUFFLE_EXCHANGE));
+    if (!NO_GPU_JOIN.contains(number)) nodes.add(SHUFFLED_HASH_JOIN);
+    query(q.sql()).conf(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1")
+        .conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
+        .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
+    assertNoRoundTrip(q.sql(), Map.of(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1"));
+  }
+
+  private static void assertNoRoundTrip(String sql, Map<String, String> settings) {
+    List<String> roundTrips = withConf(settings, () -> {
+      Dataset<Row> onGpu = spark().sql(sql);
+      onGpu.collectAsList();  // the executed plan of an adaptive query is final once it ran
+      return PlanNodes.roundTrips(onGpu.queryExecution().executedPlan());
+    });
     assertTrue(roundTrips.isEmpty(), "device batches downloaded only to be uploaded again: " + roundTrips);
   }
 }

@@ -1,6 +1,7 @@
 package io.sparkwarp.plugin.rewrite;
 
 import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
+import io.sparkwarp.plugin.exec.GpuToHostExec;
 import io.sparkwarp.plugin.exec.HostToGpuExec;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.ColumnarRule;
@@ -14,6 +15,8 @@ import org.apache.spark.sql.execution.SparkPlan;
  * input is rows; that step is dropped, because HostToGpuExec writes rows straight into pinned Arrow memory. And
  * it has put a ColumnarToRowExec under each {@link GpuShuffleExchangeExec} (an exchange that can also give rows
  * gets row input in Spark's scheme); dropped too, since the exchange reads its GPU child's batches itself.
+ * A download straight into an upload is dropped as well, so the device batches flow on (TPC-H Q18 under adaptive
+ * execution with shuffled joins had one over the semi-join's build side).
  * Spark's ColumnarToRowExec above each GpuToHostExec stays: it reads the downloaded Arrow vectors directly.
  */
 public final class WarpColumnarRule extends ColumnarRule {
@@ -24,13 +27,15 @@ public final class WarpColumnarRule extends ColumnarRule {
       return plan.transformUp(new scala.runtime.AbstractPartialFunction<>() {
         @Override
         public boolean isDefinedAt(SparkPlan p) {
-          return (p instanceof HostToGpuExec h && h.child() instanceof RowToColumnarExec)
+          return (p instanceof HostToGpuExec h
+              && (h.child() instanceof RowToColumnarExec || h.child() instanceof GpuToHostExec))
               || (p instanceof GpuShuffleExchangeExec e && e.child() instanceof ColumnarToRowExec);
         }
 
         @Override
         public SparkPlan apply(SparkPlan p) {
           if (p instanceof HostToGpuExec h && h.child() instanceof RowToColumnarExec r) return h.withChild(r.child());
+          if (p instanceof HostToGpuExec h && h.child() instanceof GpuToHostExec d) return d.child();
           if (p instanceof GpuShuffleExchangeExec e && e.child() instanceof ColumnarToRowExec c) {
             return e.withNewChildInternal(c.child());
           }
