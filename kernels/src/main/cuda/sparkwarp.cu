@@ -5,6 +5,7 @@
 #include "expr.cu"
 #include "join.cu"
 #include "parquet.cu"
+#include "partition.cu"
 #include "scan.cu"
 #include "select.cu"
 #include "strings.cu"

@@ -2,7 +2,7 @@
 // code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
 // barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
 // hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
-// parquet_on_cpu.cpp, int192_on_cpu.cpp and aggregate_on_cpu.cpp.
+// parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp and partition_on_cpu.cpp.
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -198,3 +198,23 @@ inline double __longlong_as_double(long long v) {
   memcpy(&d, &v, 8);
   return d;
 }
+
+// The features of partition.cu and spark_murmur3.cuh beyond the others'.
+inline unsigned __match_any_sync(unsigned mask, int v) {
+  require_full_mask(mask);
+  uint64_t all[32];
+  exchange(static_cast<uint32_t>(v), all);
+  unsigned peers = 0;
+  for (int i = 0; i < 32; i++) peers |= static_cast<unsigned>(all[i] == static_cast<uint32_t>(v)) << i;
+  return peers;
+}
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+  const uint64_t both = (static_cast<uint64_t>(hi) << 32) | lo;
+  return static_cast<unsigned>((both << (shift & 31)) >> 32);
+}
+inline unsigned __float_as_uint(float f) {
+  unsigned v;
+  memcpy(&v, &f, 4);
+  return v;
+}
+

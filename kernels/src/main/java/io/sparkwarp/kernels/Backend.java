@@ -7,6 +7,7 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
+import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 
@@ -66,6 +67,9 @@ public interface Backend extends AutoCloseable {
   AggregatePrimitives aggregates();
   /** Parquet pages: batched decompression and decoding into device columns. */
   ParquetPrimitives parquet();
+
+  /** Spark's hash partitioning of device rows (the GPU shuffle's map side). */
+  PartitionPrimitives partitions();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

@@ -12,6 +12,7 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
+import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
@@ -32,6 +33,7 @@ public final class CudaBackend implements Backend {
   private final StringPrimitives strings;
   private final AggregatePrimitives aggregates;
   private final ParquetPrimitives parquet;
+  private final PartitionPrimitives partitions;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -49,6 +51,7 @@ public final class CudaBackend implements Backend {
     this.strings = new CudaStringPrimitives(this, module);
     this.aggregates = new CudaAggregatePrimitives(this, module);
     this.parquet = new CudaParquetPrimitives(this, module);
+    this.partitions = new CudaPartitionPrimitives(this, module);
   }
 
   /**
@@ -184,6 +187,11 @@ public final class CudaBackend implements Backend {
   @Override
   public ParquetPrimitives parquet() {
     return parquet;
+  }
+
+  @Override
+  public PartitionPrimitives partitions() {
+    return partitions;
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
+import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,6 +32,7 @@ public final class HostBackend implements Backend {
   private final StringPrimitives strings = new HostStringPrimitives(this);
   private final AggregatePrimitives aggregates = new HostAggregatePrimitives(this);
   private final ParquetPrimitives parquet = new HostParquetPrimitives(this);
+  private final PartitionPrimitives partitions = new HostPartitionPrimitives();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -118,6 +120,11 @@ public final class HostBackend implements Backend {
   @Override
   public ParquetPrimitives parquet() {
     return parquet;
+  }
+
+  @Override
+  public PartitionPrimitives partitions() {
+    return partitions;
   }
 
   @Override

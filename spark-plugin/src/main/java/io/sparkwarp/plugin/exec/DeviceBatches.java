@@ -61,16 +61,23 @@ public final class DeviceBatches {
    * device if that was the last device memory it held.
    */
   static Downloaded download(ColumnarBatch batch, List<String> names, TaskGpu gpu) {
+    try (DeviceBatch onDevice = unwrap(batch)) {
+      return download(onDevice, names, gpu);
+    }
+  }
+
+  /** {@code onDevice}'s columns in host Arrow vectors (left open), the device given back if the task is idle. */
+  static Downloaded download(DeviceBatch onDevice, List<String> names, TaskGpu gpu) {
     Downloaded result;
-    try (DeviceBatch onDevice = unwrap(batch);
-        ArrowDownload download = ArrowDownload.begin(gpu.backend(), onDevice, names, gpu.hostAllocator(),
-            gpu.stream())) {
+    try (ArrowDownload download = ArrowDownload.begin(gpu.backend(), onDevice, names, gpu.hostAllocator(),
+        gpu.stream())) {
       // the row count is the batch's, not the vectors': a batch may have rows and no columns
       result = new Downloaded(download.complete(), onDevice.rowCount());
     }
     gpu.releaseDeviceIfIdle();
     return result;
   }
+
 
   /** The device batch inside {@code batch}; closing either closes the columns (closing is idempotent). */
   public static DeviceBatch unwrap(ColumnarBatch batch) {

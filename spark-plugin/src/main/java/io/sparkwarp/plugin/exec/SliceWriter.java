@@ -1,12 +1,13 @@
 package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.partition.PartitionedBatch;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import io.sparkwarp.plugin.shuffle.ColumnarSlices;
 import io.sparkwarp.plugin.shuffle.SparkHashPartitioner;
 import java.io.Serializable;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -21,16 +22,15 @@ import org.apache.spark.sql.catalyst.plans.physical.HashPartitioning;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
 import org.apache.spark.sql.execution.metric.SQLMetric;
-import org.apache.spark.sql.types.DataType;
 import scala.Product2;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The map side of {@link GpuShuffleExchangeExec}: each device batch downloaded once, its rows given the partition
- * ids Spark would give them, and each partition's rows cut into one columnar slice: the shuffle's records are
- * (partition id, slice).
+ * The map side of {@link GpuShuffleExchangeExec}: each device batch's rows given the partition ids Spark would give
+ * them and grouped by partition on the device ({@link PartitionedBatch}), downloaded once, and each partition's run of
+ * rows cut into one columnar slice: the shuffle's records are (partition id, slice).
  */
 final class SliceWriter implements Serializable {
   /** The metrics a map task updates. */
@@ -39,15 +39,12 @@ final class SliceWriter implements Serializable {
   private final List<String> names;
   /** Positions of the hash keys among the columns; null for a single partition. */
   private final int[] keyColumns;
-  private final List<DataType> keyTypes;
   private final int numPartitions;
   private final Metrics metrics;
 
-  private SliceWriter(List<String> names, int[] keyColumns, List<DataType> keyTypes, int numPartitions,
-      Metrics metrics) {
+  private SliceWriter(List<String> names, int[] keyColumns, int numPartitions, Metrics metrics) {
     this.names = names;
     this.keyColumns = keyColumns;
-    this.keyTypes = keyTypes;
     this.numPartitions = numPartitions;
     this.metrics = metrics;
   }
@@ -75,12 +72,11 @@ final class SliceWriter implements Serializable {
     whyNot(partitioning, output).ifPresent(why -> {
       throw new IllegalArgumentException(why);
     });
-    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, List.of(), 1, metrics);
+    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, 1, metrics);
     List<Attribute> columns = CollectionConverters.asJava(output);
     List<Expression> keys = CollectionConverters.asJava(hash.expressions());
     int[] positions = keys.stream().mapToInt(k -> indexOf(columns, (Attribute) k)).toArray();
-    return new SliceWriter(names, positions, keys.stream().map(Expression::dataType).toList(),
-        hash.numPartitions(), metrics);
+    return new SliceWriter(names, positions, hash.numPartitions(), metrics);
   }
 
   private static int indexOf(List<Attribute> columns, Attribute a) {
@@ -112,27 +108,31 @@ final class SliceWriter implements Serializable {
   private void cut(org.apache.spark.sql.vectorized.ColumnarBatch batch, TaskGpu gpu,
       ArrayDeque<Product2<Object, Object>> out) {
     long start = System.nanoTime();
-    DeviceBatches.Downloaded host = DeviceBatches.download(batch, names, gpu);
+    DeviceBatches.Downloaded host = null;
     try {
+      int[] starts;
+      try (DeviceBatch onDevice = DeviceBatches.unwrap(batch)) {
+        if (keyColumns == null || onDevice.rowCount() == 0) {
+          starts = new int[] {0, onDevice.rowCount()};
+          host = DeviceBatches.download(onDevice, names, gpu);
+        } else {
+          try (PartitionedBatch grouped = PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions,
+              gpu.stream())) {
+            starts = grouped.starts();
+            host = DeviceBatches.download(grouped.batch(), names, gpu);
+          }
+        }
+      }
       int n = host.rows();
       if (n == 0) return;
       List<FieldVector> columns = host.vectors();
-      if (keyColumns == null) {
-        out.add(new Tuple2<>(0, ColumnarSlices.whole(columns, n)));
-      } else {
-        List<FieldVector> keys = new ArrayList<>();
-        for (int k : keyColumns) keys.add(columns.get(k));
-        int[] ids = new int[n];
-        SparkHashPartitioner.partitionIds(keys, keyTypes, numPartitions, n, ids);
-        byte[][] slices = ColumnarSlices.split(columns, n, ids, numPartitions);
-        for (int p = 0; p < slices.length; p++) {
-          if (slices[p] != null) out.add(new Tuple2<>(p, slices[p]));
-        }
+      for (int p = 0; p + 1 < starts.length; p++) {
+        if (starts[p + 1] > starts[p]) out.add(new Tuple2<>(p, ColumnarSlices.range(columns, starts[p], starts[p + 1])));
       }
       metrics.rows().add(n);
       metrics.dataSize().add(unsafeRowBytes(columns, n));
     } finally {
-      Closeables.closeAll(host.vectors());
+      if (host != null) Closeables.closeAll(host.vectors());
       metrics.time().add(System.nanoTime() - start);
     }
   }

@@ -1,6 +1,5 @@
 package io.sparkwarp.plugin.shuffle;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -9,9 +8,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * Splits a host Arrow batch into one serialized slice per partition: the rows of one partition, column by column, in
- * one byte[] that Spark's shuffle carries as a record value and {@link SliceAppender} appends into Arrow vectors
- * again. Both sides run the same jar, so the format is internal; the reader still validates every length.
+ * Cuts a host Arrow batch into serialized slices: a run of rows (one partition's, after the device grouped the rows
+ * by partition), column by column, in one byte[] that Spark's shuffle carries as a record value and {@link
+ * SliceAppender} appends into Arrow vectors again. Both sides run the same jar, so the format is internal; the reader still validates every length.
  *
  * <p>The format, in native byte order (little-endian wherever Arrow Java runs), with no padding and no compression
  * (Spark compresses the shuffle stream):
@@ -29,8 +28,7 @@ import org.apache.spark.unsafe.Platform;
  * Bits past the last row of a bitmap's last byte are unspecified. Null rows carry whatever values the vector holds.
  *
  * <p>Each slice is sized exactly before it is allocated. Values move through {@link Platform} between Arrow's memory
- * and the byte[]s: where one partition takes every row, each buffer in one copy; else each input buffer is read once,
- * in row order, and each row's value written at its partition's position with one access of the value's width.
+ * and the byte[]s in one copy per buffer; bitmaps that start inside a byte are shifted 64 bits at a time.
  */
 public final class ColumnarSlices {
   static final int FORMAT = 0x53575301;
@@ -43,84 +41,25 @@ public final class ColumnarSlices {
 
   private ColumnarSlices() {}
 
-  /**
-   * Returns, for each partition p in [0, numPartitions), the serialized slice of the rows whose id is p, in their
-   * input order, or null where no row has id p. columns: Arrow vectors of equal value count >= rows.
-   */
-  public static byte[][] split(List<FieldVector> columns, int rows, int[] partitionIds, int numPartitions) {
-    if (numPartitions < 1) throw new IllegalArgumentException("numPartitions " + numPartitions + " is below 1");
-    if (partitionIds.length < rows) {
-      throw new IllegalArgumentException(partitionIds.length + " partition ids for " + rows + " rows");
-    }
-    byte[] kinds = kinds(columns, rows);
-    int[] counts = new int[numPartitions];
-    for (int r = 0; r < rows; r++) {
-      int p = partitionIds[r];
-      if (p < 0 || p >= numPartitions) {
-        throw new IllegalArgumentException("row " + r + " has partition id " + p + ", outside [0, " + numPartitions
-            + ")");
-      }
-      counts[p]++;
-    }
-    byte[][] slices = new byte[numPartitions][];
-    if (rows == 0) return slices;
-    if (counts[partitionIds[0]] == rows) {  // one partition takes every row: whole buffers at once
-      slices[partitionIds[0]] = whole(columns, rows);
-      return slices;
-    }
-
-    // each slice's exact size first, so that each byte[] is allocated once
-    long[] sizes = new long[numPartitions];
-    for (int p = 0; p < numPartitions; p++) {
-      if (counts[p] > 0) sizes[p] = HEADER_BYTES + (long) COLUMN_HEADER_BYTES * kinds.length;
-    }
-    boolean[][] nulls = new boolean[kinds.length][];
-    for (int c = 0; c < kinds.length; c++) {
-      FieldVector v = columns.get(c);
-      nulls[c] = nullPartitions(v.getValidityBufferAddress(), rows, partitionIds, numPartitions);
-      for (int p = 0; p < numPartitions; p++) {
-        if (counts[p] == 0) continue;
-        sizes[p] += valuesBytes(kinds[c], counts[p]);
-        if (nulls[c] != null && nulls[c][p]) sizes[p] += bitBytes(counts[p]);
-      }
-      if (kinds[c] == VARIABLE) addValueLengths(offsetsAddress(v), rows, partitionIds, sizes);
-    }
-
-    Scatter scatter = new Scatter(slices, rows, partitionIds, counts);
-    for (int p = 0; p < numPartitions; p++) {
-      if (counts[p] == 0) continue;
-      slices[p] = new byte[checkedSize(sizes[p])];
-      scatter.at[p] = putHeader(slices[p], counts[p], kinds.length);
-    }
-    for (int c = 0; c < kinds.length; c++) {
-      FieldVector v = columns.get(c);
-      scatter.columnHeaders(kinds[c], nulls[c]);
-      if (nulls[c] != null) scatter.bits(v.getValidityBufferAddress(), nulls[c]);
-      switch (kinds[c]) {
-        case BITS -> scatter.bits(v.getDataBufferAddress(), null);
-        case VARIABLE -> scatter.variable(offsetsAddress(v), v.getDataBufferAddress());
-        default -> scatter.fixed(v.getDataBufferAddress(), kinds[c]);
-      }
-    }
-    for (int p = 0; p < numPartitions; p++) {
-      assert counts[p] == 0 || scatter.at[p] == Platform.BYTE_ARRAY_OFFSET + slices[p].length : "slice " + p
-          + " mis-sized";
-    }
-    return slices;
-  }
-
   /** The one slice of all rows [0, rows) (a single-partition exchange). */
   public static byte[] whole(List<FieldVector> columns, int rows) {
-    byte[] kinds = kinds(columns, rows);
+    return range(columns, 0, rows);
+  }
+
+  /** The slice of rows [from, to). columns: Arrow vectors of equal value count >= to. */
+  public static byte[] range(List<FieldVector> columns, int from, int to) {
+    if (from < 0 || to < from) throw new IllegalArgumentException("rows [" + from + ", " + to + ") are no range");
+    int rows = to - from;
+    byte[] kinds = kinds(columns, to);
     boolean[] nulls = new boolean[kinds.length];
     long size = HEADER_BYTES;
     for (int c = 0; c < kinds.length; c++) {
       FieldVector v = columns.get(c);
-      nulls[c] = hasNull(v.getValidityBufferAddress(), rows);
+      nulls[c] = hasNull(v.getValidityBufferAddress(), from, rows);
       size += COLUMN_HEADER_BYTES + valuesBytes(kinds[c], rows) + (nulls[c] ? bitBytes(rows) : 0);
       if (kinds[c] == VARIABLE && rows > 0) {
         long offsets = offsetsAddress(v);
-        size += Platform.getInt(null, offsets + 4L * rows) - Platform.getInt(null, offsets);
+        size += Platform.getInt(null, offsets + 4L * to) - Platform.getInt(null, offsets + 4L * from);
       }
     }
     byte[] slice = new byte[checkedSize(size)];
@@ -128,11 +67,11 @@ public final class ColumnarSlices {
     for (int c = 0; c < kinds.length; c++) {
       FieldVector v = columns.get(c);
       at = putColumnHeader(slice, at, kinds[c], nulls[c]);
-      if (nulls[c]) at = copyIn(v.getValidityBufferAddress(), slice, at, bitBytes(rows));
+      if (nulls[c]) at = copyBits(v.getValidityBufferAddress(), from, rows, slice, at);
       at = switch (kinds[c]) {
-        case BITS -> copyIn(v.getDataBufferAddress(), slice, at, bitBytes(rows));
-        case VARIABLE -> copyVariable(offsetsAddress(v), v.getDataBufferAddress(), rows, slice, at);
-        default -> copyIn(v.getDataBufferAddress(), slice, at, (long) kinds[c] * rows);
+        case BITS -> copyBits(v.getDataBufferAddress(), from, rows, slice, at);
+        case VARIABLE -> copyVariable(offsetsAddress(v) + 4L * from, v.getDataBufferAddress(), rows, slice, at);
+        default -> copyIn(v.getDataBufferAddress() + (long) kinds[c] * from, slice, at, (long) kinds[c] * rows);
       };
     }
     return slice;
@@ -224,48 +163,48 @@ public final class ColumnarSlices {
     return at + COLUMN_HEADER_BYTES;
   }
 
-  /** Up to 64 bits of a bitmap from bit {@code from} (a multiple of 8), reading no byte past bit from + n. */
-  private static long word(long bitmap, int from, int n) {
+  /** The n <= 64 bits of a bitmap from bit {@code from}, in the low bits; reads no byte past bit from + n. */
+  private static long bits(long bitmap, long from, int n) {
     long address = bitmap + (from >>> 3);
-    if (n == 64) return Platform.getLong(null, address);
-    long word = 0;
-    for (int b = 0; b < (n + 7) >>> 3; b++) word |= (Platform.getByte(null, address + b) & 0xFFL) << (8 * b);
-    return word;
+    int shift = (int) (from & 7);
+    int bytes = (shift + n + 7) >>> 3;  // at most 9
+    long word;
+    if (bytes >= 8) {
+      word = Platform.getLong(null, address) >>> shift;
+      if (bytes == 9) word |= (Platform.getByte(null, address + 8) & 0xFFL) << (64 - shift);
+    } else {
+      word = 0;
+      for (int b = 0; b < bytes; b++) word |= (Platform.getByte(null, address + b) & 0xFFL) << (8 * b);
+      word >>>= shift;
+    }
+    return word & lowBits(n);
   }
 
   private static long lowBits(int n) {
     return n == 64 ? -1L : (1L << n) - 1;
   }
 
-  private static boolean hasNull(long validity, int rows) {
-    for (int from = 0; from < rows; from += 64) {
-      int n = Math.min(64, rows - from);
-      if ((~word(validity, from, n) & lowBits(n)) != 0) return true;
+  private static boolean hasNull(long validity, int from, int rows) {
+    for (int k = 0; k < rows; k += 64) {
+      int n = Math.min(64, rows - k);
+      if ((~bits(validity, from + (long) k, n) & lowBits(n)) != 0) return true;
     }
     return false;
   }
 
-  /** Per partition, whether one of its rows is null; null when no row is. Visits only the null rows. */
-  private static boolean[] nullPartitions(long validity, int rows, int[] partitionIds, int numPartitions) {
-    boolean[] nulls = null;
-    for (int from = 0; from < rows; from += 64) {
-      int n = Math.min(64, rows - from);
-      for (long missing = ~word(validity, from, n) & lowBits(n); missing != 0; missing &= missing - 1) {
-        if (nulls == null) nulls = new boolean[numPartitions];
-        nulls[partitionIds[from + Long.numberOfTrailingZeros(missing)]] = true;
+  /** Bits [from, from + n) of a bitmap, packed from bit 0 (bits past n clear). */
+  private static long copyBits(long bitmap, int from, int n, byte[] slice, long at) {
+    for (int k = 0; k < n; k += 64) {
+      int m = Math.min(64, n - k);
+      long word = bits(bitmap, from + (long) k, m);
+      if (m == 64) {
+        Platform.putLong(slice, at, word);
+        at += 8;
+      } else {
+        for (int b = 0; b < (m + 7) >>> 3; b++) Platform.putByte(slice, at++, (byte) (word >>> (8 * b)));
       }
     }
-    return nulls;
-  }
-
-  /** Adds each row's value length to its partition's size. */
-  private static void addValueLengths(long offsets, int rows, int[] partitionIds, long[] sizes) {
-    int start = Platform.getInt(null, offsets);
-    for (int r = 0; r < rows; r++) {
-      int end = Platform.getInt(null, offsets + 4L * (r + 1));
-      sizes[partitionIds[r]] += end - start;
-      start = end;
-    }
+    return at;
   }
 
   private static long copyIn(long address, byte[] slice, long at, long bytes) {
@@ -273,7 +212,7 @@ public final class ColumnarSlices {
     return at + bytes;
   }
 
-  /** Offsets (re-based to 0 where the vector's do not start there) and data of rows [0, rows). */
+  /** Offsets (re-based to 0 where they do not start there) and data of the rows whose offsets start at offsets. */
   private static long copyVariable(long offsets, long data, int rows, byte[] slice, long at) {
     if (rows == 0) {  // an empty vector may have no offset buffer at all
       Platform.putInt(slice, at, 0);
@@ -289,132 +228,5 @@ public final class ColumnarSlices {
     }
     at += 4L * (rows + 1);
     return copyIn(data + start, slice, at, Platform.getInt(null, offsets + 4L * rows) - start);
-  }
-
-  /**
-   * Writes each row's values at its partition's position in that partition's slice, column by column, reading each
-   * input buffer once in row order (sequential reads; one write stream per partition).
-   */
-  private static final class Scatter {
-    private final byte[][] slices;
-    private final int rows;
-    private final int[] partitionIds;
-    private final int[] counts;
-    /** Each slice's write position, as an unsafe offset. */
-    private final long[] at;
-    /** Per partition: bits not yet written, rows seen in this pass, where variable-width data goes and its length. */
-    private final long[] bits;
-    private final int[] seen;
-    private final long[] dataAt;
-    private final int[] dataBytes;
-
-    Scatter(byte[][] slices, int rows, int[] partitionIds, int[] counts) {
-      this.slices = slices;
-      this.rows = rows;
-      this.partitionIds = partitionIds;
-      this.counts = counts;
-      at = new long[counts.length];
-      bits = new long[counts.length];
-      seen = new int[counts.length];
-      dataAt = new long[counts.length];
-      dataBytes = new int[counts.length];
-    }
-
-    void columnHeaders(byte kind, boolean[] nulls) {
-      for (int p = 0; p < counts.length; p++) {
-        if (counts[p] > 0) at[p] = putColumnHeader(slices[p], at[p], kind, nulls != null && nulls[p]);
-      }
-    }
-
-    /** A bitmap's bits, packed from bit 0 of each slice, for the partitions in {@code only} (all where null). */
-    void bits(long bitmap, boolean[] only) {
-      Arrays.fill(seen, 0);
-      long word = 0;
-      for (int r = 0; r < rows; r++) {
-        if ((r & 63) == 0) word = word(bitmap, r, Math.min(64, rows - r));
-        int p = partitionIds[r];
-        if (only != null && !only[p]) continue;
-        int k = seen[p]++;
-        bits[p] |= ((word >>> (r & 63)) & 1) << (k & 63);
-        if ((k & 63) == 63) {
-          Platform.putLong(slices[p], at[p], bits[p]);
-          at[p] += 8;
-          bits[p] = 0;
-        }
-      }
-      for (int p = 0; p < counts.length; p++) {
-        for (int b = 0; b < ((seen[p] & 63) + 7) >>> 3; b++) {
-          Platform.putByte(slices[p], at[p]++, (byte) (bits[p] >>> (8 * b)));
-        }
-        bits[p] = 0;
-      }
-    }
-
-    /** Fixed-width values, one access of the value's width per row. */
-    void fixed(long values, byte width) {
-      switch (width) {
-        case 1 -> {
-          for (int r = 0; r < rows; r++) {
-            int p = partitionIds[r];
-            Platform.putByte(slices[p], at[p]++, Platform.getByte(null, values + r));
-          }
-        }
-        case 2 -> {
-          for (int r = 0; r < rows; r++) {
-            int p = partitionIds[r];
-            Platform.putShort(slices[p], at[p], Platform.getShort(null, values + 2L * r));
-            at[p] += 2;
-          }
-        }
-        case 4 -> {
-          for (int r = 0; r < rows; r++) {
-            int p = partitionIds[r];
-            Platform.putInt(slices[p], at[p], Platform.getInt(null, values + 4L * r));
-            at[p] += 4;
-          }
-        }
-        case 8 -> {
-          for (int r = 0; r < rows; r++) {
-            int p = partitionIds[r];
-            Platform.putLong(slices[p], at[p], Platform.getLong(null, values + 8L * r));
-            at[p] += 8;
-          }
-        }
-        default -> {  // 16, the one other width kind() admits
-          for (int r = 0; r < rows; r++) {
-            int p = partitionIds[r];
-            long address = values + 16L * r;
-            Platform.putLong(slices[p], at[p], Platform.getLong(null, address));
-            Platform.putLong(slices[p], at[p] + 8, Platform.getLong(null, address + 8));
-            at[p] += 16;
-          }
-        }
-      }
-    }
-
-    /** Offsets from 0 (after their first, 0) and data; each slice's data follows its offsets. */
-    void variable(long offsets, long data) {
-      for (int p = 0; p < counts.length; p++) {
-        if (counts[p] == 0) continue;
-        Platform.putInt(slices[p], at[p], 0);
-        at[p] += 4;
-        dataAt[p] = at[p] + 4L * counts[p];
-        dataBytes[p] = 0;
-      }
-      int start = Platform.getInt(null, offsets);
-      for (int r = 0; r < rows; r++) {
-        int p = partitionIds[r];
-        int end = Platform.getInt(null, offsets + 4L * (r + 1));
-        int length = end - start;
-        Platform.copyMemory(null, data + start, slices[p], dataAt[p] + dataBytes[p], length);
-        dataBytes[p] += length;
-        Platform.putInt(slices[p], at[p], dataBytes[p]);
-        at[p] += 4;
-        start = end;
-      }
-      for (int p = 0; p < counts.length; p++) {
-        if (counts[p] > 0) at[p] = dataAt[p] + dataBytes[p];
-      }
-    }
   }
 }

@@ -211,31 +211,27 @@ class ColumnarSlicesTest {
   }
 
   @Test
-  void everyPartitionReadsBackAsItsRowsInOrder() {
+  void everyRangeReadsBackAsItsRows() {
     Schema schema = schema();
-    for (int numPartitions : new int[] {1, 3, 200}) {
+    for (int cuts : new int[] {1, 3, 200}) {
       for (int rows : new int[] {500, 5000}) {
         try (VectorSchemaRoot in = batch(schema, rows, 0.1)) {
-          int[] ids = new int[rows];
-          for (int r = 0; r < rows; r++) ids[r] = rnd.nextInt(numPartitions);
-          byte[][] slices = ColumnarSlices.split(in.getFieldVectors(), rows, ids, numPartitions);
-          assertEquals(numPartitions, slices.length);
-          int empty = 0;
-          for (int p = 0; p < numPartitions; p++) {
-            int partition = p;
-            int[] expected = range(0, rows);
-            expected = Arrays.stream(expected).filter(r -> ids[r] == partition).toArray();
-            if (expected.length == 0) {
-              assertNull(slices[p], "partition " + p + " has no rows");
-              empty++;
-              continue;
+          // random runs, some empty: the partitions of a batch the device grouped
+          int[] starts = rnd.ints(cuts - 1, 0, rows + 1).sorted().toArray();
+          int from = 0;
+          for (int p = 0; p <= starts.length; p++) {
+            int to = p < starts.length ? starts[p] : rows;
+            byte[] slice = ColumnarSlices.range(in.getFieldVectors(), from, to);
+            assertEquals(to - from, ColumnarSlices.rowCount(slice));
+            try (VectorSchemaRoot out = readBack(schema, slice)) {
+              if (from == to) {
+                assertNull(out, "an empty range reads back as no batch");
+              } else {
+                assertRows(in, range(from, to), out);
+              }
             }
-            assertEquals(expected.length, ColumnarSlices.rowCount(slices[p]));
-            try (VectorSchemaRoot out = readBack(schema, slices[p])) {
-              assertRows(in, expected, out);
-            }
+            from = to;
           }
-          if (numPartitions == 200 && rows == 500) assertTrue(empty > 0, "some of 200 partitions of 500 rows empty");
         }
       }
     }
@@ -248,12 +244,11 @@ class ColumnarSlicesTest {
     int rows = Arrays.stream(sizes).sum();
     for (double nullFraction : new double[] {0, 0.02, 0.5}) {
       try (VectorSchemaRoot in = batch(schema, rows, nullFraction)) {
-        // consecutive runs of rows as partitions: their slices in order are the batch again
-        int[] ids = new int[rows];
-        for (int p = 0, r = 0; p < sizes.length; p++) {
-          for (int i = 0; i < sizes[p]; i++) ids[r++] = p;
+        // consecutive runs of rows, each starting inside a byte of the bitmaps: in order they are the batch again
+        byte[][] slices = new byte[sizes.length][];
+        for (int p = 0, r = 0; p < sizes.length; r += sizes[p++]) {
+          slices[p] = ColumnarSlices.range(in.getFieldVectors(), r, r + sizes[p]);
         }
-        byte[][] slices = ColumnarSlices.split(in.getFieldVectors(), rows, ids, sizes.length);
         for (int p = 0, r = 0; nullFraction == 0 && p < sizes.length; r += sizes[p++]) {
           assertEquals(sizeWithoutValidity(in, range(r, r + sizes[p])), slices[p].length, "no nulls, no validity");
         }
@@ -318,22 +313,20 @@ class ColumnarSlicesTest {
     Schema none = new Schema(List.of());
     byte[] whole = ColumnarSlices.whole(List.of(), 5);
     assertEquals(5, ColumnarSlices.rowCount(whole));
-    byte[][] split = ColumnarSlices.split(List.of(), 4, new int[] {2, 0, 2, 2}, 3);
-    assertEquals(1, ColumnarSlices.rowCount(split[0]));
-    assertNull(split[1]);
-    assertEquals(3, ColumnarSlices.rowCount(split[2]));
-    try (VectorSchemaRoot out = readBack(none, whole, split[0], split[2])) {
+    byte[] first = ColumnarSlices.range(List.of(), 0, 1);
+    byte[] rest = ColumnarSlices.range(List.of(), 1, 4);
+    assertEquals(1, ColumnarSlices.rowCount(first));
+    assertEquals(3, ColumnarSlices.rowCount(rest));
+    try (VectorSchemaRoot out = readBack(none, whole, first, rest)) {
       assertEquals(9, out.getRowCount());
       assertTrue(out.getFieldVectors().isEmpty());
     }
   }
 
   @Test
-  void noRowsMeanNoSlicesAndNoBatch() {
+  void noRowsMeanNoBatch() {
     Schema schema = schema();
     try (VectorSchemaRoot in = VectorSchemaRoot.create(schema, allocator)) {  // never allocated
-      byte[][] slices = ColumnarSlices.split(in.getFieldVectors(), 0, new int[0], 4);
-      assertTrue(Arrays.stream(slices).allMatch(Objects::isNull));
       byte[] empty = ColumnarSlices.whole(in.getFieldVectors(), 0);
       assertEquals(0, ColumnarSlices.rowCount(empty));
       try (SliceAppender appender = new SliceAppender(schema, allocator)) {
@@ -346,15 +339,11 @@ class ColumnarSlicesTest {
   }
 
   @Test
-  void onePartitionOfAllRowsIsTheWholeBatch() {
+  void theRangeOfAllRowsIsTheWholeBatch() {
     Schema schema = schema();
     try (VectorSchemaRoot in = batch(schema, 100, 0.2)) {
-      int[] ids = new int[100];
-      Arrays.fill(ids, 2);
-      byte[][] slices = ColumnarSlices.split(in.getFieldVectors(), 100, ids, 3);
-      assertNull(slices[0]);
-      assertNull(slices[1]);
-      assertArrayEquals(ColumnarSlices.whole(in.getFieldVectors(), 100), slices[2]);
+      assertArrayEquals(ColumnarSlices.whole(in.getFieldVectors(), 100), ColumnarSlices.range(in.getFieldVectors(), 0,
+          100));
     }
   }
 
@@ -373,10 +362,10 @@ class ColumnarSlicesTest {
       dataBuffer.setBytes(0, data);
       v.loadFieldBuffers(new ArrowFieldNode(4, 1), List.of(validity, offsetBuffer, dataBuffer));
       byte[] whole = ColumnarSlices.whole(List.of(v), 4);
-      byte[][] split = ColumnarSlices.split(List.of(v), 4, new int[] {1, 0, 0, 1}, 2);
-      try (VectorSchemaRoot all = readBack(schema, whole); VectorSchemaRoot parts = readBack(schema, split)) {
+      byte[] tail = ColumnarSlices.range(List.of(v), 1, 4);
+      try (VectorSchemaRoot all = readBack(schema, whole); VectorSchemaRoot part = readBack(schema, tail)) {
         assertEquals(Arrays.asList("hello", null, " ", "wörld"), strings(all));
-        assertEquals(Arrays.asList(null, " ", "hello", "wörld"), strings(parts));
+        assertEquals(Arrays.asList(null, " ", "wörld"), strings(part));
       }
     }
   }
@@ -537,7 +526,7 @@ class ColumnarSlicesTest {
       e = assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.whole(List.of(large), 0));
       assertTrue(e.getMessage().contains("LargeUtf8"), e.getMessage());
       e = assertThrows(IllegalArgumentException.class,
-          () -> ColumnarSlices.split(List.of(lists), 0, new int[0], 2));
+          () -> ColumnarSlices.range(List.of(lists), 0, 0));
       assertTrue(e.getMessage().contains("List"), e.getMessage());
     }
   }
@@ -546,13 +535,9 @@ class ColumnarSlicesTest {
   void badArgumentsAreRefused() {
     try (VectorSchemaRoot in = batch(schema(), 10, 0)) {
       List<FieldVector> columns = in.getFieldVectors();
-      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.split(columns, 10, new int[10], 0));
-      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.split(columns, 10, new int[9], 2));
-      int[] outside = new int[10];
-      outside[4] = 2;
-      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.split(columns, 10, outside, 2));
-      outside[4] = -1;
-      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.split(columns, 10, outside, 2));
+      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.range(columns, -1, 3));
+      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.range(columns, 5, 4));
+      assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.range(columns, 3, 11));
       assertThrows(IllegalArgumentException.class, () -> ColumnarSlices.whole(columns, 11));
       assertNotNull(ColumnarSlices.whole(columns, 9));
     }

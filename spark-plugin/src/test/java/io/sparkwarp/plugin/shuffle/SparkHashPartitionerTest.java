@@ -5,6 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.Backends;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -64,9 +73,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Partition ids against Spark's own: HashPartitioning.partitionIdExpression evaluated row by row, both interpreted
- * and as the generated projection the CPU exchange runs, over the Arrow vectors Spark's ArrowWriter writes from the
- * same rows. Every supported type with nulls and edge values, and several keys at once.
+ * The device's partition ids (the host backend's {@code PartitionPrimitives}, the reference the CUDA kernels are tested
+ * against) against Spark's own: HashPartitioning.partitionIdExpression evaluated row by row, both interpreted and as
+ * the generated projection the CPU exchange runs, over the Arrow vectors Spark's ArrowWriter writes from the same rows,
+ * uploaded. Every supported type with nulls and edge values, and several keys at once.
  */
 class SparkHashPartitionerTest {
   private static final int[] PARTITIONS = {1, 7, 200, 1000};
@@ -80,15 +90,19 @@ class SparkHashPartitionerTest {
   private static final String[] STRING_PIECES = {"a", "Z", "0", " ", "é", "日本", "😀", "\u0000", "ß", "\n"};
 
   private static BufferAllocator allocator;
+  /** The host reference of the device's partition kernels (which the GPU tests compare with it). */
+  private static Backend backend;
 
   @BeforeAll
   static void open() {
     allocator = new RootAllocator();
+    backend = Backends.open(BackendKind.HOST, BackendOptions.defaults());
   }
 
   @AfterAll
   static void close() {
     allocator.close();
+    backend.close();
   }
 
   /** A fixed seed for reproducible runs and a fresh one that widens coverage over time; failures print it. */
@@ -142,16 +156,6 @@ class SparkHashPartitionerTest {
     }
   }
 
-  @Test
-  void rejectsAVectorOfAnotherLayout() {
-    try (BigIntVector longs = new BigIntVector("k", allocator)) {
-      longs.allocateNew(4);
-      longs.setValueCount(4);
-      assertThrows(IllegalArgumentException.class, () -> SparkHashPartitioner.partitionIds(
-          List.of(longs), List.of(IntegerType$.MODULE$), 7, 4, new int[4]));
-    }
-  }
-
   /**
    * Partitions random rows of the key types (with these shares of nulls after the edge values) for every partition
    * count, and asserts every id equals Spark's interpreted and generated ones.
@@ -199,16 +203,17 @@ class SparkHashPartitionerTest {
       List<FieldVector> vectors = root.getFieldVectors();
       for (int k = 0; k < types.size(); k++) keepRawFloatBits(vectors.get(k), columns.get(k));
 
-      for (int p = 0; p < PARTITIONS.length; p++) {
-        int[] ids = new int[ROWS + 1];
-        ids[ROWS] = -1;
-        SparkHashPartitioner.partitionIds(vectors, types, PARTITIONS[p], ROWS, ids);
-        for (int r = 0; r < ROWS; r++) {
-          int row = r;
-          int n = PARTITIONS[p];
-          assertEquals(expected[p][r], ids[r], () -> where(seed, types, n, rows[row]));
+      try (DeviceStream stream = backend.newStream(); DeviceBatch batch = ArrowUpload.upload(backend, vectors, stream);
+          DeviceBuffer ids = backend.allocate(4L * ROWS, stream)) {
+        for (int p = 0; p < PARTITIONS.length; p++) {
+          backend.partitions().hashPartitionIds(batch.columns(), ROWS, PARTITIONS[p], ids, stream);
+          for (int r = 0; r < ROWS; r++) {
+            int row = r;
+            int n = PARTITIONS[p];
+            assertEquals(expected[p][r], MemoryUtil.getInt(ids.address() + 4L * r),
+                () -> where(seed, types, n, rows[row]));
+          }
         }
-        assertEquals(-1, ids[ROWS], "wrote past the rows");
       }
     }
   }

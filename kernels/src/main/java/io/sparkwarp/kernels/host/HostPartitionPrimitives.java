@@ -1,0 +1,83 @@
+package io.sparkwarp.kernels.host;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.partition.PartitionPrimitives;
+import io.sparkwarp.kernels.partition.SparkMurmur3;
+import java.util.List;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/** {@link PartitionPrimitives} as Java loops: the reference {@code partition.cu} is tested against. */
+final class HostPartitionPrimitives implements PartitionPrimitives {
+  @Override
+  public void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, DeviceBuffer ids,
+      DeviceStream stream) {
+    PartitionPrimitives.checkHashArguments(keys, rows, numPartitions, ids);
+    long out = ids.address();
+    for (int i = 0; i < rows; i++) MemoryUtil.putInt(out + 4L * i, SparkMurmur3.SEED);
+    for (DeviceColumn key : keys) {
+      for (int i = 0; i < rows; i++) {
+        if (bit(key.validity().address(), i)) {
+          long at = out + 4L * i;
+          MemoryUtil.putInt(at, hash(key, i, MemoryUtil.getInt(at)));
+        }
+      }
+    }
+    for (int i = 0; i < rows; i++) {
+      long at = out + 4L * i;
+      int r = MemoryUtil.getInt(at) % numPartitions;
+      MemoryUtil.putInt(at, r < 0 ? r + numPartitions : r);
+    }
+  }
+
+  /** Spark's Murmur3Hash of value i of {@code column}, seeded with the running hash. */
+  private static int hash(DeviceColumn column, int i, int seed) {
+    long data = column.data().address();
+    return switch (column.type().kind()) {
+      case BOOLEAN -> SparkMurmur3.hashInt(bit(data, i) ? 1 : 0, seed);
+      case BYTE -> SparkMurmur3.hashInt(MemoryUtil.getByte(data + i), seed);
+      case SHORT -> SparkMurmur3.hashInt(MemoryUtil.getShort(data + 2L * i), seed);
+      case INT, DATE -> SparkMurmur3.hashInt(MemoryUtil.getInt(data + 4L * i), seed);
+      case FLOAT -> SparkMurmur3.hashInt(
+          SparkMurmur3.floatBits(Float.intBitsToFloat(MemoryUtil.getInt(data + 4L * i))), seed);
+      case DOUBLE -> SparkMurmur3.hashLong(
+          SparkMurmur3.doubleBits(Double.longBitsToDouble(MemoryUtil.getLong(data + 8L * i))), seed);
+      case LONG, TIMESTAMP, DECIMAL -> SparkMurmur3.hashLong(MemoryUtil.getLong(data + 8L * i), seed);
+      case DECIMAL128 -> SparkMurmur3.hashWideDecimal(MemoryUtil.getLong(data + 16L * i),
+          MemoryUtil.getLong(data + 16L * i + 8), seed);
+      case STRING, BINARY -> {
+        long offsets = column.offsets().address();
+        int start = MemoryUtil.getInt(offsets + 4L * i);
+        yield SparkMurmur3.hashBytes(data + start, MemoryUtil.getInt(offsets + 4L * i + 4) - start, seed);
+      }
+    };
+  }
+
+  @Override
+  public int[] groupByPartition(DeviceBuffer ids, int rows, int numPartitions, DeviceBuffer order,
+      DeviceStream stream) {
+    PartitionPrimitives.checkGroupArguments(ids, rows, numPartitions, order);
+    int[] starts = new int[numPartitions + 1];
+    for (int i = 0; i < rows; i++) {
+      int p = MemoryUtil.getInt(ids.address() + 4L * i);
+      if (p < 0 || p >= numPartitions) {
+        throw new IllegalArgumentException("row " + i + " has partition id " + p + ", outside [0, " + numPartitions
+            + ")");
+      }
+      starts[p + 1]++;
+    }
+    for (int p = 0; p < numPartitions; p++) starts[p + 1] += starts[p];
+    int[] next = starts.clone();
+    for (int i = 0; i < rows; i++) {
+      int p = MemoryUtil.getInt(ids.address() + 4L * i);
+      MemoryUtil.putInt(order.address() + 4L * next[p]++, i);
+    }
+    return starts;
+  }
+
+
+  private static boolean bit(long bitmap, int i) {
+    return ((MemoryUtil.getByte(bitmap + (i >>> 3)) >> (i & 7)) & 1) != 0;
+  }
+}

@@ -1,0 +1,107 @@
+package io.sparkwarp.kernels.partition;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.batch.ArrowDownload;
+import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.testing.BackendTestBase;
+import io.sparkwarp.kernels.testing.VectorAssertions;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+
+/** The host reference of the partition primitives: a stable grouping, and batches regrouped without losing a row. */
+class HostPartitionPrimitivesTest extends BackendTestBase {
+  private final Random rnd = new Random();
+
+  @Override
+  protected BackendKind kind() {
+    return BackendKind.HOST;
+  }
+
+  @Test
+  void groupingIsStableAndComplete() {
+    for (int rows : new int[] {0, 1, 33, 5000}) {
+      for (int partitions : new int[] {1, 3, 200, 7000}) {
+        int[] ids = PartitionTesting.skewedIds(rows, partitions, rnd);
+        try (DeviceBuffer idsOnDevice = PartitionTesting.upload(backend, ids, stream);
+            DeviceBuffer order = backend.allocate(4L * Math.max(1, rows), stream)) {
+          int[] starts = backend.partitions().groupByPartition(idsOnDevice, rows, partitions, order, stream);
+          PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(ids, partitions);
+          String what = rows + " rows into " + partitions;
+          assertArrayEquals(expected.starts(), starts, what + ": starts");
+          assertArrayEquals(expected.order(), PartitionTesting.download(backend, order, rows, stream), what + ": order");
+        }
+      }
+    }
+  }
+
+  @Test
+  void partitionedBatchHoldsEachPartitionsRowsInInputOrder() {
+    int rows = 3000;
+    int partitions = 13;
+    List<FieldVector> input = PartitionTesting.randomColumns(rows, rnd, pageable);
+    int[] keys = {3, 12, input.size() - 1};  // an int, a string and a 128-bit decimal
+    try (DeviceBatch batch = ArrowUpload.upload(backend, input, stream);
+        DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
+      backend.partitions().hashPartitionIds(List.of(batch.column(keys[0]), batch.column(keys[1]),
+          batch.column(keys[2])), rows, partitions, ids, stream);
+      int[] hostIds = PartitionTesting.download(backend, ids, rows, stream);
+      PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(hostIds, partitions);
+      try (PartitionedBatch grouped = PartitionedBatch.hash(backend, batch, keys, partitions, stream);
+          ArrowDownload download = ArrowDownload.begin(backend, grouped.batch(), PartitionTesting.names(input),
+              pageable, stream)) {
+        assertArrayEquals(expected.starts(), grouped.starts());
+        List<FieldVector> actual = download.complete();
+        try {
+          for (int c = 0; c < input.size(); c++) {
+            try (FieldVector want = PartitionTesting.reorder(input.get(c), expected.order())) {
+              VectorAssertions.assertVectorEquals(want, actual.get(c), "column " + c);
+            }
+          }
+        } finally {
+          Closeables.closeAll(actual);
+        }
+      }
+    } finally {
+      Closeables.closeAll(input);
+    }
+  }
+
+  @Test
+  void idsAreSparksPmodOfTheHash() {
+    int rows = 500;
+    List<FieldVector> input = PartitionTesting.randomColumns(rows, rnd, pageable);
+    try (DeviceBatch batch = ArrowUpload.upload(backend, input, stream);
+        DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
+      backend.partitions().hashPartitionIds(List.of(batch.column(4)), rows, 7, ids, stream);  // the long column
+      int[] actual = PartitionTesting.download(backend, ids, rows, stream);
+      FieldVector longs = input.get(4);
+      for (int i = 0; i < rows; i++) {
+        int h = longs.isNull(i) ? SparkMurmur3.SEED
+            : SparkMurmur3.hashLong(MemoryUtil.getLong(longs.getDataBufferAddress() + 8L * i), SparkMurmur3.SEED);
+        assertEquals(Math.floorMod(h, 7), actual[i], "row " + i);
+      }
+    } finally {
+      Closeables.closeAll(input);
+    }
+  }
+
+  @Test
+  void rejectsBadArguments() {
+    try (DeviceBuffer ids = backend.allocate(40, stream); DeviceBuffer order = backend.allocate(40, stream)) {
+      PartitionPrimitives p = backend.partitions();
+      assertThrows(IllegalArgumentException.class, () -> p.groupByPartition(ids, 10, 0, order, stream));
+      assertThrows(IllegalArgumentException.class, () -> p.hashPartitionIds(List.of(), 10, 4, ids, stream));
+      assertThrows(RuntimeException.class, () -> p.groupByPartition(ids, 11, 4, order, stream));
+    }
+  }
+}
