@@ -43,7 +43,7 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
       DeviceColumn key = keys.get(k);
       KernelArgs args = new KernelArgs().i32(key.type().kind().ordinal()).pointer(key.data())
           .pointer(key.validity());
-      (key.offsets() != null ? args.pointer(key.offsets()) : args.address(0)).i64(rows).i32(k == 0 ? 1 : 0)
+      (key.type().isVariableWidth() ? args.pointer(key.offsets()) : args.address(0)).i64(rows).i32(k == 0 ? 1 : 0)
           .pointer(ids);
       hash.launchGridStride(rows, s, args);
     }

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class GpuRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(GpuRuntime.class);
+  /** How long shutdown waits for tasks that still use the GPU. */
+  static final long SHUTDOWN_WAIT_MILLIS = 30_000;
   private static GpuRuntime instance;
 
   private final Backend backend;
@@ -107,9 +109,20 @@ public final class GpuRuntime {
     onShutdown.add(cleanup);
   }
 
-  /** Closes the backend when the executor stops. */
+  /**
+   * Closes the backend when the executor stops, once no task uses it: Spark shuts plugins down while the tasks it
+   * killed may still be unwinding (a failed query's), and freeing the pinned and device memory they still read
+   * would crash the JVM. Tasks still running after {@link #SHUTDOWN_WAIT_MILLIS} keep it; the process exit frees it.
+   */
   public static synchronized void shutdown() {
     if (instance != null) {
+      int running = TaskGpu.awaitNone(SHUTDOWN_WAIT_MILLIS);
+      if (running > 0) {
+        LOG.warn("sparkwarp: {} tasks still use the GPU at shutdown; its memory is left to the process exit",
+            running);
+        instance = null;
+        return;
+      }
       try {
         instance.onShutdown.forEach(Runnable::run);
         instance.sharedStream.close();

@@ -64,6 +64,20 @@ public final class TaskGpu {
     return gpu;
   }
 
+  /** Waits up to {@code millis} for every task's GPU state to finish; returns how many are left. */
+  static int awaitNone(long millis) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (!BY_TASK.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return BY_TASK.size();
+  }
+
   /** Admits this task to the device, waiting until its memory fits; a no-op while it is admitted. */
   public synchronized void acquireDevice() {
     if (!admitted) {
