@@ -13,6 +13,9 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.types.DataTypeUtils;
 import org.apache.spark.sql.execution.joins.HashedRelation;
+import org.apache.spark.sql.execution.joins.LongHashedRelation;
+import org.apache.spark.sql.execution.joins.UnsafeHashedRelation;
+import org.apache.spark.sql.execution.joins.ValueRowWithKeyIndex;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.BroadcastBlockId;
 import scala.jdk.javaapi.CollectionConverters;
@@ -95,22 +98,39 @@ public final class BroadcastBuilds {
   }
 
   /**
-   * Every row of the relation, once: the rows under each distinct key. A relation lists a key once per row stored
-   * under it, so keys are de-duplicated first (copied: the relation reuses its key row).
+   * Every row of the relation, once. Spark's general relation lists them directly; a single-long-key relation lists
+   * each distinct key once, and its rows are those under each key; any other (an empty one) through its keys, which
+   * may repeat, so they are de-duplicated first (copied: the relation reuses its key row).
    */
   private static Iterator<InternalRow> rows(HashedRelation relation) {
-    java.util.Set<InternalRow> distinct = new java.util.LinkedHashSet<>();
-    for (Iterator<InternalRow> keys = CollectionConverters.asJava(relation.keys()); keys.hasNext(); ) {
-      distinct.add(keys.next().copy());
+    if (relation instanceof UnsafeHashedRelation) {
+      Iterator<ValueRowWithKeyIndex> values = CollectionConverters.asJava(relation.valuesWithKeyIndex());
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return values.hasNext();
+        }
+
+        @Override
+        public InternalRow next() {
+          return values.next().getValue();
+        }
+      };
     }
-    Iterator<InternalRow> keys = distinct.iterator();
+    Iterator<InternalRow> keys = CollectionConverters.asJava(relation.keys());
+    if (!(relation instanceof LongHashedRelation)) {
+      java.util.Set<InternalRow> distinct = new java.util.LinkedHashSet<>();
+      while (keys.hasNext()) distinct.add(keys.next().copy());
+      keys = distinct.iterator();
+    }
+    Iterator<InternalRow> distinctKeys = keys;
     return new Iterator<>() {
       private Iterator<InternalRow> current = java.util.Collections.emptyIterator();
 
       @Override
       public boolean hasNext() {
-        while (!current.hasNext() && keys.hasNext()) {
-          scala.collection.Iterator<InternalRow> values = relation.get(keys.next());
+        while (!current.hasNext() && distinctKeys.hasNext()) {
+          scala.collection.Iterator<InternalRow> values = relation.get(distinctKeys.next());
           if (values != null) current = CollectionConverters.asJava(values);
         }
         return current.hasNext();
