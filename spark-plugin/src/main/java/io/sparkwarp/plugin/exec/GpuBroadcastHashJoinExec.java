@@ -1,28 +1,52 @@
 package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.join.JoinType;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.plugin.expr.ExpressionCompiler;
+import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.joins.EmptyHashedRelation$;
 import org.apache.spark.sql.execution.joins.HashedRelation;
+import org.apache.spark.sql.execution.joins.HashedRelationWithAllNullKeys$;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
 import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * BroadcastHashJoinExec on the GPU: the broadcast side stays Spark's broadcast exchange (a CPU child); each
  * executor puts it on the device once, shared by its tasks ({@link BroadcastBuilds}), and the stream side's
  * batches are joined as they arrive.
+ *
+ * <p>The null-aware anti join Spark plans for {@code NOT IN} (one key, the right side built) keeps a row when the
+ * subquery is empty, and otherwise only when neither its key nor any of the subquery's is null and the key is not
+ * among the subquery's. Spark's broadcast says which case holds (its relation is empty, or marks a null key), so a
+ * relation with a null key yields no rows, an empty one every row, and any other an anti join whose rows with a
+ * null key are dropped.
  */
 public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
+  private final boolean nullAware;
+
   public GpuBroadcastHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
-      Partitioning partitioning, String timeZone, int chunkPairs) {
+      Partitioning partitioning, String timeZone, int chunkPairs, boolean nullAware) {
     super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs);
+    this.nullAware = nullAware;
+  }
+
+  /** The null test of a null-aware anti join's stream key, over the join's output (the stream side's columns). */
+  public static Expression streamKeyIsNotNull(Seq<Expression> leftKeys) {
+    return new IsNotNull(leftKeys.apply(0));
   }
 
   private boolean buildLeft() {
@@ -35,18 +59,57 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
     PartitionPlan plan = partitionPlan();
     Broadcast<HashedRelation> broadcast = (Broadcast<HashedRelation>) (Broadcast<?>) (buildLeft() ? left : right)
         .executeBroadcast();
+    SparkPlan streamSide = buildLeft() ? right : left;
+    if (nullAware) {
+      HashedRelation relation = broadcast.value();  // the driver holds it already
+      if (relation == HashedRelationWithAllNullKeys$.MODULE$) {
+        return Partitions.map(streamSide.executeColumnar(), stream -> java.util.Collections.emptyIterator());
+      }
+      if (relation == EmptyHashedRelation$.MODULE$) return streamSide.executeColumnar();
+    }
     long id = broadcast.id();
-    return Partitions.map((buildLeft() ? right : left).executeColumnar(), stream -> {
+    Expression keyIsNotNull = nullAware ? streamKeyIsNotNull(leftKeys) : null;
+    List<Attribute> output = CollectionConverters.asJava(joinOutput);
+    String zone = timeZone;
+    return Partitions.map(streamSide.executeColumnar(), stream -> {
       TaskGpu gpu = TaskGpu.get();
       JoinBuildSide build = BroadcastBuilds.acquire(id, broadcast.value(), plan);
-      return new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(id), stream, plan);
+      Iterator<ColumnarBatch> joined = new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(id), stream,
+          plan);
+      return keyIsNotNull == null ? joined : withNonNullKeys(joined, keyIsNotNull, output, zone, gpu);
     });
+  }
+
+  /** The batches with the rows whose stream key is null dropped, on the device. */
+  private static Iterator<ColumnarBatch> withNonNullKeys(Iterator<ColumnarBatch> batches, Expression keyIsNotNull,
+      List<Attribute> output, String timeZone, TaskGpu gpu) {
+    ExprProgram program = ExpressionCompiler.compilePredicate(keyIsNotNull, output,
+        new ExpressionSettings(false, timeZone, family -> true)).program();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return batches.hasNext();
+      }
+
+      @Override
+      public ColumnarBatch next() {
+        try (DeviceBatch joined = DeviceBatches.unwrap(batches.next())) {
+          return DeviceBatches.wrap(gpu.backend().expressions().filter(program, joined, gpu.stream()), output);
+        }
+      }
+    };
   }
 
   @Override
   protected GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight) {
     return new GpuBroadcastHashJoinExec(leftKeys, rightKeys, spec, condition, newLeft, newRight, joinOutput,
-        partitioning, timeZone, chunkPairs);
+        partitioning, timeZone, chunkPairs, nullAware);
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
+        chunkPairs, nullAware};
   }
 
 }

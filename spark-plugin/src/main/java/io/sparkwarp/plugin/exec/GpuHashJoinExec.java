@@ -74,7 +74,7 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
 
   /** Both joins take the same arguments, in this order. */
   @Override
-  protected final Object[] constructorArgs() {
+  protected Object[] constructorArgs() {
     return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
         chunkPairs};
   }

@@ -8,6 +8,7 @@ import io.sparkwarp.plugin.exec.GpuShuffledHashJoinExec;
 import io.sparkwarp.plugin.exec.JoinSpec;
 import io.sparkwarp.plugin.exec.KeyProjection;
 import io.sparkwarp.plugin.exec.ResidualCondition;
+import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +49,8 @@ final class JoinMeta extends ExecMeta {
   private final Option<Expression> condition;
   private final BuildSide sparkBuildSide;
   private final boolean broadcast;
+  /** The null-aware anti join Spark plans for NOT IN (broadcast, one key, the right side built). */
+  private boolean nullAware;
   private JoinSpec spec;
 
   JoinMeta(SparkPlan join, RewriteContext context, Overrides.ExecRule rule) {
@@ -66,7 +69,7 @@ final class JoinMeta extends ExecMeta {
       condition = j.condition();
       sparkBuildSide = j.buildSide();
       broadcast = true;
-      if (j.isNullAwareAntiJoin()) willNotWorkOnGpu("the null-aware anti join Spark plans for NOT IN is not supported");
+      nullAware = j.isNullAwareAntiJoin();
     } else {
       SortMergeJoinExec j = (SortMergeJoinExec) join;
       leftKeys = j.leftKeys();
@@ -92,6 +95,11 @@ final class JoinMeta extends ExecMeta {
     if (broadcast && DeviceHashJoin.tracksBuildMatches(type.get(), buildSide)) {
       // every task probes the shared build with part of the stream side: none knows which build rows no row matched
       willNotWorkOnGpu("a broadcast " + sparkType + " join that keeps the build side's own rows is not supported");
+    }
+    if (nullAware) {
+      ExpressionCompiler.compilePredicate(GpuBroadcastHashJoinExec.streamKeyIsNotNull(leftKeys),
+          CollectionConverters.asJava(plan.output()), context.expressions())
+          .reasons().forEach(r -> willNotWorkOnGpu("NOT IN key: " + r));
     }
     if (condition.isDefined()) {
       ResidualCondition.compile(condition.get(), sideOutput(0), sideOutput(1), context.expressions()).reasons()
@@ -182,7 +190,8 @@ final class JoinMeta extends ExecMeta {
   protected SparkPlan convertToGpu(List<SparkPlan> children) {
     if (broadcast) {
       return new GpuBroadcastHashJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
-          plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows());
+          plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows(),
+          nullAware);
     }
     return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
         plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows());
