@@ -28,12 +28,15 @@ import scala.jdk.javaapi.CollectionConverters;
  *     counted in the last GPU run, summed over its nodes and tasks: GPU time, scan time or PCIe transfer time
  * @param gpuTimingMillis every timing metric of the plugin's operators in the last GPU run ("operator.metric", ms
  *     summed over nodes and tasks), parts such as the scan's wait for reads included: what a slow run waited for
+ * @param gpuSizeBytes every size metric of the plugin's operators in the last GPU run ("operator.metric", bytes
+ *     summed over nodes and tasks): the bytes over PCIe ("transferBytes": the scans' compressed uploads, every
+ *     upload and download) and the shuffles' data size as Spark's rows
  * @param matched whether every GPU answer, warm-ups included, equalled the CPU answer of its repetition
  * @param rows rows in the answer
  */
 public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMillis, String gpuPlan,
     List<String> gpuOperators, Map<String, Double> gpuOperatorMillis, Map<String, Double> gpuTimingMillis,
-    boolean matched, int rows) {
+    Map<String, Long> gpuSizeBytes, boolean matched, int rows) {
   /** The plugin's timing metrics (nanoseconds): what an operator's own work took, without its input's. */
   static final List<String> TIMING_METRICS = List.of("gpuTime", "transferTime");
 
@@ -67,7 +70,7 @@ public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMil
     List<String> operators = PlanNodes.pluginNodes(gpu.plan()).stream().map(node -> node.getClass().getSimpleName())
         .distinct().toList();
     return new CpuGpuRun(query, cpuMillis, gpuMillis, gpu.plan().treeString(), operators, operatorMillis(gpu.plan()),
-        timingMillis(gpu.plan()), matched, gpu.rows().size());
+        timingMillis(gpu.plan()), sizeBytes(gpu.plan()), matched, gpu.rows().size());
   }
 
   /** The task time of each plugin operator in an executed plan; a node reached twice (a reused exchange) counts once. */
@@ -93,6 +96,19 @@ public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMil
       });
     }
     return millis;
+  }
+
+  /** Every size metric of the plugin's nodes, as "operator.metric" to bytes. */
+  static Map<String, Long> sizeBytes(SparkPlan plan) {
+    Map<String, Long> bytes = new LinkedHashMap<>();
+    for (SparkPlan node : distinctPluginNodes(plan)) {
+      CollectionConverters.asJava(node.metrics()).forEach((name, metric) -> {
+        if (metric.metricType().equals("size")) {
+          bytes.merge(node.getClass().getSimpleName() + "." + name, Math.max(0, metric.value()), Long::sum);
+        }
+      });
+    }
+    return bytes;
   }
 
   /** The plugin's nodes, each once: a reused exchange reaches the same nodes twice. */

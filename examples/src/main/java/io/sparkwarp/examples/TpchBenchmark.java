@@ -107,15 +107,17 @@ public final class TpchBenchmark {
     String device = PluginStatus.device(spark);
     out.printf("plugin %s, device %s; per side %d warm-up, %d timed%n", active ? "active" : "INACTIVE",
         device, WARM_UPS, args.repetitions());
-    out.printf("%-40s %10s %10s %8s %s%n", "query", "cpu ms", "gpu ms", "speed-up", "answers");
+    out.printf("%-40s %10s %10s %8s %7s %10s %10s%n", "query", "cpu ms", "gpu ms", "speed-up", "answers",
+        "PCIe MB", "scan MB");
     List<QueryResult> queries = new ArrayList<>();
     for (DemoQuery query : args.queries()) {
       CpuGpuRun run = CpuGpuRun.run(spark, query, WARM_UPS, args.repetitions());
       QueryResult result = new QueryResult(query.name(), run.cpuMillis(), run.cpuMedian(), run.gpuMillis(),
           run.gpuMedian(), run.cpuMedian() / run.gpuMedian(), run.matched(), run.rows(),
-          run.gpuOperators(), run.gpuOperatorMillis(), run.gpuTimingMillis());
-      out.printf("%-40s %10.0f %10.0f %7.2fx %s%n", abbreviate(query.name()), result.cpuMedianMillis(),
-          result.gpuMedianMillis(), result.speedUp(), result.matched() ? "match" : "DIFFER");
+          run.gpuOperators(), run.gpuOperatorMillis(), run.gpuTimingMillis(), run.gpuSizeBytes());
+      out.printf("%-40s %10.0f %10.0f %7.2fx %7s %10.1f %10.1f%n", abbreviate(query.name()), result.cpuMedianMillis(),
+          result.gpuMedianMillis(), result.speedUp(), result.matched() ? "match" : "DIFFER", result.pcieBytes() / 1e6,
+          result.scanBytes() / 1e6);
       queries.add(result);
     }
     double geomean = BenchmarkResults.geomean(queries.stream().map(QueryResult::speedUp).toList());

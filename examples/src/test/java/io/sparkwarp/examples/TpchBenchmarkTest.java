@@ -68,6 +68,8 @@ class TpchBenchmarkTest {
       assertTrue(q.gpuTimingMillis().getOrDefault("GpuFilterExec.gpuTime", 0.0) > 0, q.name() + ": "
           + q.gpuTimingMillis());
       if (q.gpuOperators().contains("GpuParquetScanExec")) {
+        // the scans' compressed uploads are part of the bytes over PCIe, which also count a download at least
+        assertTrue(q.scanBytes() > 0 && q.pcieBytes() > q.scanBytes(), q.name() + ": " + q.gpuSizeBytes());
         // the scan's parts are timed, and they lie within its time
         double parts = q.gpuTimingMillis().get("GpuParquetScanExec.readWaitTime")
             + q.gpuTimingMillis().get("GpuParquetScanExec.deviceWaitTime")

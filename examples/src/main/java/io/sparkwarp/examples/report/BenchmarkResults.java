@@ -40,13 +40,27 @@ public record BenchmarkResults(double scaleFactor, String backend, String device
    *     (summed over tasks, so it may exceed the wall time); empty in files written before it was measured
    * @param gpuTimingMillis every timing metric of the plugin's operators in the last GPU run, "operator.metric" to
    *     ms summed over tasks (the parts of a scan's time among them); empty in files written before
+   * @param gpuSizeBytes every size metric of the plugin's operators in the last GPU run, "operator.metric" to bytes
+   *     summed over tasks ("transferBytes" are bytes over PCIe); empty in files written before
    */
   public record QueryResult(String name, List<Long> cpuMillis, double cpuMedianMillis, List<Long> gpuMillis,
       double gpuMedianMillis, double speedUp, boolean matched, int rows, List<String> gpuOperators,
-      Map<String, Double> gpuOperatorMillis, Map<String, Double> gpuTimingMillis) {
+      Map<String, Double> gpuOperatorMillis, Map<String, Double> gpuTimingMillis, Map<String, Long> gpuSizeBytes) {
     public QueryResult {
       gpuOperatorMillis = gpuOperatorMillis == null ? Map.of() : gpuOperatorMillis;
       gpuTimingMillis = gpuTimingMillis == null ? Map.of() : gpuTimingMillis;
+      gpuSizeBytes = gpuSizeBytes == null ? Map.of() : gpuSizeBytes;
+    }
+
+    /** Bytes over PCIe in the last GPU run: every transfer metric of the plan. */
+    public long pcieBytes() {
+      return gpuSizeBytes.entrySet().stream().filter(e -> e.getKey().endsWith(".transferBytes"))
+          .mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /** The compressed Parquet bytes the GPU scans uploaded: the input the stage started from. */
+    public long scanBytes() {
+      return gpuSizeBytes.getOrDefault("GpuParquetScanExec.transferBytes", 0L);
     }
   }
 

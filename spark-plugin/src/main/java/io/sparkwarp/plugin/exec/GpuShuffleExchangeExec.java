@@ -90,6 +90,7 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
     this.readMetrics = SQLShuffleReadMetricsReporter$.MODULE$.createShuffleReadMetrics(child.sparkContext());
     Map<String, SQLMetric> all = new LinkedHashMap<>();
     all.put(DATA_SIZE, SQLMetrics.createSizeMetric(child.sparkContext(), "data size (as Spark's rows)", -1));
+    all.put(GpuMetrics.TRANSFER_BYTES, SQLMetrics.createSizeMetric(child.sparkContext(), "bytes over PCIe", -1));
     all.put(NUM_PARTITIONS, SQLMetrics.createMetric(child.sparkContext(), "number of partitions"));
     all.put(GpuMetrics.OUTPUT_ROWS, SQLMetrics.createMetric(child.sparkContext(), "number of output rows"));
     all.put(PARTITION_TIME, SQLMetrics.createNanoTimingMetric(child.sparkContext(),
@@ -152,7 +153,7 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
       List<String> names = CollectionConverters.asJava(child.output()).stream().map(Attribute::name).toList();
       SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names,
           new SliceWriter.Metrics(metrics.apply(PARTITION_TIME), metrics.apply(DATA_SIZE),
-              metrics.apply(GpuMetrics.OUTPUT_ROWS)));
+              metrics.apply(GpuMetrics.OUTPUT_ROWS), metrics.apply(GpuMetrics.TRANSFER_BYTES)));
       RDD<Product2<Object, Object>> records = Partitions.mapTo(child.executeColumnar(), writer::records,
           Product2.class);
       int n = outputPartitioning.numPartitions();

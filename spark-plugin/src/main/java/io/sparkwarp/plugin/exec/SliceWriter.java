@@ -34,7 +34,7 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class SliceWriter implements Serializable {
   /** The metrics a map task updates. */
-  record Metrics(SQLMetric time, SQLMetric dataSize, SQLMetric rows) implements Serializable {}
+  record Metrics(SQLMetric time, SQLMetric dataSize, SQLMetric rows, SQLMetric pcieBytes) implements Serializable {}
 
   private final List<String> names;
   /** Positions of the hash keys among the columns; null for a single partition. */
@@ -131,6 +131,7 @@ final class SliceWriter implements Serializable {
       }
       metrics.rows().add(n);
       metrics.dataSize().add(unsafeRowBytes(columns, n));
+      metrics.pcieBytes().add(columns.stream().mapToLong(FieldVector::getBufferSize).sum());
     } finally {
       if (host != null) Closeables.closeAll(host.vectors());
       metrics.time().add(System.nanoTime() - start);
