@@ -191,6 +191,27 @@ __device__ void integral(Row& r, int op, int s, int64_t x, int64_t y, int kind, 
   }
 }
 
+// A field of a date (days since 1970-01-01) in the proleptic Gregorian calendar: Howard Hinnant's civil_from_days,
+// exact for every int32 day, as Java's LocalDate.ofEpochDay computes it.
+__device__ void date_field(Row& r, int s, int field) {
+  if (r.null[s]) return;
+  const int64_t z = r.v[s] + 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;                                     // [0, 146096]
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);              // [0, 365], from March 1st
+  const int64_t mp = (5 * doy + 2) / 153;                                   // [0, 11], March = 0
+  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t year = yoe + era * 400 + (month <= 2);
+  switch (field) {
+    case FIELD_YEAR: r.set(s, year); break;
+    case FIELD_QUARTER: r.set(s, (month + 2) / 3); break;
+    case FIELD_MONTH: r.set(s, month); break;
+    default: r.set(s, day); break;
+  }
+}
+
 __device__ void decimal_overflow(Row& r, int s, int mode, int64_t left, int64_t right) {
   if (mode == MODE_LEGACY) {
     r.set_null(s);
@@ -408,6 +429,7 @@ __device__ int step(Row& r, int4 ins, int pc, const Program& p) {
     case OP_REMAINDER:
     case OP_INTEGRAL_DIVIDE: arithmetic(r, ins.x, --sp - 1, a, b, c); break;
     case OP_NEGATE: negate(r, sp - 1, a, b); break;
+    case OP_DATE_FIELD: date_field(r, sp - 1, a); break;
     case OP_CAST: cast(r, sp - 1, a, b, c); break;
     case OP_JUMP: return a;
     case OP_JUMP_IF_NOT_TRUE:

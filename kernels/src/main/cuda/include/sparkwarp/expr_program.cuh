@@ -35,6 +35,7 @@ constexpr int OP_JUMP_IF_TRUE = 23;
 constexpr int OP_COALESCE_JUMP = 24;
 constexpr int OP_DIVISOR_CHECK = 25;
 constexpr int OP_OUTPUT = 26;
+constexpr int OP_DATE_FIELD = 27;
 
 // io.sparkwarp.kernels.batch.DeviceType.Kind
 constexpr int KIND_BOOLEAN = 0;
@@ -58,6 +59,12 @@ constexpr int CMP_LE = 2;
 constexpr int CMP_GT = 3;
 constexpr int CMP_GE = 4;
 constexpr int CMP_EQ_NULL_SAFE = 5;
+
+// io.sparkwarp.kernels.expr.DateField
+constexpr int FIELD_YEAR = 0;
+constexpr int FIELD_QUARTER = 1;
+constexpr int FIELD_MONTH = 2;
+constexpr int FIELD_DAY_OF_MONTH = 3;
 
 // io.sparkwarp.kernels.expr.EvalMode
 constexpr int MODE_LEGACY = 0;

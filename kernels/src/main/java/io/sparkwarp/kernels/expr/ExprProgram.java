@@ -348,6 +348,12 @@ public final class ExprProgram {
       return emit(Opcode.NEGATE, type.kind().ordinal(), mode.ordinal(), 0, 1, type);
     }
 
+    /** Pops a date and pushes its {@code field} as an int. */
+    public Builder dateField(DateField field) {
+      require(peek(0).kind() == Kind.DATE, "DATE_FIELD of " + peek(0));
+      return emit(Opcode.DATE_FIELD, field.ordinal(), 0, 0, 1, DeviceType.INT);
+    }
+
     /**
      * Pops a value and pushes it cast to {@code to} with Spark's Cast: among boolean, integers, floats and decimals
      * (not floats to decimals; decimals to double only up to precision 15 and to float up to 7, where Java's

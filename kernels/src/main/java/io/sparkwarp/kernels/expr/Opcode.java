@@ -44,5 +44,9 @@ public enum Opcode {
   JUMP, JUMP_IF_NOT_TRUE, JUMP_IF_NULL, JUMP_IF_FALSE, JUMP_IF_TRUE, COALESCE_JUMP, DIVISOR_CHECK,
 
   // OUTPUT a=output b=kind pops the top into output column a (nulls store zero; NaN stores the canonical NaN).
-  OUTPUT
+  OUTPUT,
+
+  // DATE_FIELD a=field (a DateField ordinal) pops a date and pushes that field of it as an int, in the proleptic
+  // Gregorian calendar as Spark computes it (a null stays null).
+  DATE_FIELD
 }

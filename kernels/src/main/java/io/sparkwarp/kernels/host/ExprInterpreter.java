@@ -3,6 +3,7 @@ package io.sparkwarp.kernels.host;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType.Kind;
+import io.sparkwarp.kernels.expr.DateField;
 import io.sparkwarp.kernels.expr.EvalMode;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
@@ -19,6 +20,7 @@ final class ExprInterpreter {
   private static final Opcode[] OPS = Opcode.values();
   private static final Kind[] KINDS = Kind.values();
   private static final EvalMode[] MODES = EvalMode.values();
+  private static final DateField[] FIELDS = DateField.values();
   private static final long MICROS_PER_DAY = 86_400_000_000L;
   private static final long[] POW10 = new long[19];
   private static final float[] FLOAT_POW10 = new float[11];
@@ -114,6 +116,7 @@ final class ExprInterpreter {
           }
         }
         case OUTPUT -> store(--sp, outputs.get(a));
+        case DATE_FIELD -> dateField(sp - 1, FIELDS[a]);
       }
       pc = next;
     }
@@ -138,6 +141,18 @@ final class ExprInterpreter {
     v[slot] = 0;
     len[slot] = 0;
     isNull[slot] = true;
+  }
+
+  /** A field of the date in {@code slot}, in the proleptic Gregorian calendar (Spark's LocalDate.ofEpochDay). */
+  private void dateField(int slot, DateField field) {
+    if (isNull[slot]) return;
+    java.time.LocalDate date = java.time.LocalDate.ofEpochDay(v[slot]);
+    set(slot, switch (field) {
+      case YEAR -> date.getYear();
+      case QUARTER -> (date.getMonthValue() + 2) / 3;
+      case MONTH -> date.getMonthValue();
+      case DAY_OF_MONTH -> date.getDayOfMonth();
+    });
   }
 
   private boolean isZero(int slot, Kind kind) {

@@ -37,6 +37,7 @@ class ExprProgramAbiTest {
     assertMatches(c, "KIND_", DeviceType.Kind.values(), 0);
     assertMatches(c, "CMP_", Comparison.values(), 0);
     assertMatches(c, "MODE_", EvalMode.values(), 0);
+    assertMatches(c, "FIELD_", DateField.values(), 0);
     assertMatches(c, "ERR_", ExpressionErrorException.Kind.values(), 1);
     assertEquals(0, c.get("ERR_NONE"));
     assertEquals(ExprProgram.MAX_STACK_DEPTH, c.get("MAX_STACK_DEPTH"));

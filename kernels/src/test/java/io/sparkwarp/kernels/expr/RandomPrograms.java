@@ -77,6 +77,14 @@ final class RandomPrograms {
       }
       case DECIMAL -> decimal(type, depth);
       case STRING, BINARY -> leaf(type);
+      case INT -> {
+        if (rnd.nextInt(4) == 0) {  // a field of a date
+          gen(DeviceType.DATE, depth - 1);
+          b.dateField(DateField.values()[rnd.nextInt(DateField.values().length)]);
+        } else {
+          number(type, depth);
+        }
+      }
       default -> number(type, depth);
     }
   }

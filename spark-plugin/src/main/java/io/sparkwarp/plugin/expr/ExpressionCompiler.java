@@ -3,6 +3,7 @@ package io.sparkwarp.plugin.expr;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.batch.DeviceType.Kind;
 import io.sparkwarp.kernels.expr.Comparison;
+import io.sparkwarp.kernels.expr.DateField;
 import io.sparkwarp.kernels.expr.EvalMode;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.Opcode;
@@ -31,6 +32,7 @@ import org.apache.spark.sql.catalyst.expressions.BinaryComparison;
 import org.apache.spark.sql.catalyst.expressions.BinaryExpression;
 import org.apache.spark.sql.catalyst.expressions.CaseWhen;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.DayOfMonth;
 import org.apache.spark.sql.catalyst.expressions.Coalesce;
 import org.apache.spark.sql.catalyst.expressions.Contains;
 import org.apache.spark.sql.catalyst.expressions.Divide;
@@ -52,17 +54,20 @@ import org.apache.spark.sql.catalyst.expressions.LessThan;
 import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
 import org.apache.spark.sql.catalyst.expressions.Like;
 import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.Month;
 import org.apache.spark.sql.catalyst.expressions.Multiply;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero;
 import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.expressions.Quarter;
 import org.apache.spark.sql.catalyst.expressions.RLike;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
 import org.apache.spark.sql.catalyst.expressions.StartsWith;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.UnaryPositive;
+import org.apache.spark.sql.catalyst.expressions.Year;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DoubleType;
@@ -80,7 +85,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Supported: attribute references and literals of every device type; comparisons {@code = <=> < <= > >=};
  * {@code AND OR NOT}; {@code IS [NOT] NULL}; {@code IN}/InSet of literals; {@code + - * / div %} and unary minus on
  * integers, floats and decimals of precision up to 18; Cast among boolean, integers, floats and decimals and between
- * dates and timestamps (UTC session); If, CaseWhen, Coalesce; LIKE, RLIKE, StartsWith, EndsWith and Contains of a
+ * dates and timestamps (UTC session); year, quarter, month and day of a date; If, CaseWhen, Coalesce; LIKE, RLIKE, StartsWith, EndsWith and Contains of a
  * string column and a literal pattern (string matchers run before the program, see {@link PatternCompilation}).
  * Strings and binaries are compared and tested, and are outputs only as bare column references.
  */
@@ -247,6 +252,12 @@ public final class ExpressionCompiler {
         return division((BinaryArithmetic) e);
       }
       if (e instanceof UnaryMinus m) return negate(m);
+      if (e instanceof Year y) return unary(y, "datetime", y.child(), (b, t) -> b.dateField(DateField.YEAR));
+      if (e instanceof Quarter q) return unary(q, "datetime", q.child(), (b, t) -> b.dateField(DateField.QUARTER));
+      if (e instanceof Month m) return unary(m, "datetime", m.child(), (b, t) -> b.dateField(DateField.MONTH));
+      if (e instanceof DayOfMonth d) {
+        return unary(d, "datetime", d.child(), (b, t) -> b.dateField(DateField.DAY_OF_MONTH));
+      }
       if (e instanceof UnaryPositive p) return enabled("arithmetic") ? plan(p.child()) : null;
       if (e instanceof Cast c) return cast(c);
       if (e instanceof If i) return conditional(i, List.of(new Tuple2<>(i.predicate(), i.trueValue())),
