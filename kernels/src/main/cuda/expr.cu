@@ -4,6 +4,7 @@
 // re-converges after every conditional. The instruction fetch is therefore warp-uniform, and OUTPUT runs with all
 // lanes converged, writing validity and boolean words with one ballot each. Host twin:
 // io.sparkwarp.kernels.host.ExprInterpreter; the instruction set is documented on io.sparkwarp.kernels.expr.Opcode.
+#include "sparkwarp/decimal128.cuh"
 #include "sparkwarp/expr_program.cuh"
 #include "sparkwarp/sql_math.cuh"
 #include "sparkwarp/warp.cuh"
@@ -22,10 +23,11 @@ struct Program {
   const InputColumn* inputs;
 };
 
-// The evaluation state of one row: a stack of payloads (int64, double bits or a byte address), byte lengths and
-// null flags, and the error it raised, if any.
+// The evaluation state of one row: a stack of payloads (int64, double bits or a byte address; the low word of a
+// 128-bit decimal, whose high word is in hi), byte lengths and null flags, and the error it raised, if any.
 struct Row {
   int64_t v[MAX_STACK_DEPTH];
+  int64_t hi[MAX_STACK_DEPTH];
   int32_t len[MAX_STACK_DEPTH];
   bool null[MAX_STACK_DEPTH];
   int sp;
@@ -39,6 +41,11 @@ struct Row {
     null[s] = false;
   }
   __device__ void set_double(int s, double x) { set(s, double_bits(x)); }
+  __device__ void set128(int s, int128 x) {
+    set(s, static_cast<int64_t>(low_word(x)));
+    hi[s] = high_word(x);
+  }
+  __device__ int128 get128(int s) const { return make_int128(static_cast<uint64_t>(v[s]), hi[s]); }
   __device__ double d(int s) const { return as_double(v[s]); }
   __device__ void set_null(int s) {
     v[s] = 0;
@@ -79,6 +86,11 @@ __device__ void load(Row& r, int s, const InputColumn& c, int kind) {
     case KIND_INT:
     case KIND_DATE: r.set(s, reinterpret_cast<const int32_t*>(c.data)[i]); break;
     case KIND_FLOAT: r.set_double(s, reinterpret_cast<const float*>(c.data)[i]); break;
+    case KIND_DECIMAL128: {
+      const int64_t* words = reinterpret_cast<const int64_t*>(c.data);
+      r.set128(s, make_int128(static_cast<uint64_t>(words[2 * i]), words[2 * i + 1]));
+      break;
+    }
     case KIND_STRING:
     case KIND_BINARY: {
       const int32_t start = c.offsets[i];
@@ -96,6 +108,10 @@ __device__ int compare_slots(const Row& r, int a, int b, int kind) {
                          r.len[b]);
   }
   if (is_floating(kind)) return compare_doubles(r.d(a), r.d(b));
+  if (kind == KIND_DECIMAL128) {
+    const int128 x = r.get128(a), y = r.get128(b);
+    return x < y ? -1 : (x == y ? 0 : 1);
+  }
   return r.v[a] < r.v[b] ? -1 : (r.v[a] == r.v[b] ? 0 : 1);
 }
 
@@ -235,6 +251,10 @@ __device__ void decimal(Row& r, int op, int s, int64_t x, int64_t y, int mode, i
     case OP_ADD: z = xs + ys; break;
     case OP_SUBTRACT: z = xs - ys; break;
     case OP_MULTIPLY:
+      if (p > 18) {  // a 128-bit product of two 64-bit decimals: exact, and within p1 + p2 + 1 <= p digits
+        r.set128(s, static_cast<int128>(x) * y);
+        return;
+      }
       if (!multiply_fits(x, y, &z)) {
         decimal_overflow(r, s, mode, x, y);
         return;
@@ -248,6 +268,21 @@ __device__ void decimal(Row& r, int op, int s, int64_t x, int64_t y, int mode, i
     decimal_overflow(r, s, mode, x, y);
   } else {
     r.set(s, z);
+  }
+}
+
+// ADD and SUBTRACT of 128-bit decimals at scales s1 and s2 into Spark's result type (scale max(s1, s2), precision
+// large enough that the operands at that scale, and their sum, fit: the builder allows no other).
+__device__ void decimal128(Row& r, int op, int s, int128 x, int128 y, int mode, int scales) {
+  const int s1 = scales & 0xff;
+  const int s2 = (scales >> 8) & 0xff;
+  const int p = (scales >> 16) & 0xff;
+  const int common = s1 > s2 ? s1 : s2;
+  const int128 z = x * pow10_128(common - s1) + (op == OP_ADD ? 1 : -1) * (y * pow10_128(common - s2));
+  if (fits_digits(z, p)) {
+    r.set128(s, z);
+  } else {
+    decimal_overflow(r, s, mode, static_cast<int64_t>(low_word(x)), static_cast<int64_t>(low_word(y)));
   }
 }
 
@@ -283,6 +318,8 @@ __device__ void arithmetic(Row& r, int op, int l, int kind, int mode, int scales
     r.set_double(l, kind == KIND_FLOAT ? static_cast<double>(__double2float_rn(z)) : z);
   } else if (kind == KIND_DECIMAL) {
     decimal(r, op, l, r.v[left], r.v[right], mode, scales);
+  } else if (kind == KIND_DECIMAL128) {
+    decimal128(r, op, l, r.get128(left), r.get128(right), mode, scales);
   } else {
     integral(r, op, l, r.v[left], r.v[right], kind, mode);
   }
@@ -290,6 +327,10 @@ __device__ void arithmetic(Row& r, int op, int l, int kind, int mode, int scales
 
 __device__ void negate(Row& r, int s, int kind, int mode) {
   if (r.null[s]) return;
+  if (kind == KIND_DECIMAL128) {  // |x| < 10^38: the negation fits
+    r.set128(s, -r.get128(s));
+    return;
+  }
   if (is_floating(kind)) {
     r.set_double(s, -r.d(s));
     return;
@@ -331,8 +372,28 @@ __device__ void floating_to_integral(Row& r, int s, int from, int to, int mode) 
   r.set(s, to_long ? java_d2l(x) : wrap_to(java_d2i(x), to));
 }
 
+// A cast from or to a 128-bit decimal: from integers and decimals, to decimals; null (or the error) when the value
+// does not fit the target's precision.
+__device__ void cast128(Row& r, int s, int from, int to, int mode, int from_scale, int to_precision, int to_scale) {
+  const int128 x = from == KIND_DECIMAL128 ? r.get128(s) : static_cast<int128>(r.v[s]);
+  const int scale = from == KIND_DECIMAL || from == KIND_DECIMAL128 ? from_scale : 0;
+  int128 z;
+  if (!rescale128(x, scale, to_scale, to_precision, &z)) {
+    decimal_overflow(r, s, mode, static_cast<int64_t>(low_word(x)), 0);
+  } else if (to == KIND_DECIMAL128) {
+    r.set128(s, z);
+  } else {
+    r.set(s, static_cast<int64_t>(z));
+  }
+}
+
 __device__ void cast(Row& r, int s, int from, int to, int operands) {
   if (r.null[s]) return;
+  if (from == KIND_DECIMAL128 || to == KIND_DECIMAL128) {
+    cast128(r, s, from, to, operands & 0xff, (operands >> 8) & 0xff, (operands >> 16) & 0xff,
+            (operands >> 24) & 0xff);
+    return;
+  }
   const int mode = operands & 0xff;
   const int from_scale = (operands >> 8) & 0xff;
   const int to_precision = (operands >> 16) & 0xff;
@@ -407,7 +468,13 @@ __device__ int step(Row& r, int4 ins, int pc, const Program& p) {
   int& sp = r.sp;
   switch (ins.x) {
     case OP_COLUMN: load(r, sp++, p.inputs[a], b); break;
-    case OP_LITERAL: r.set(sp++, p.literals[a]); break;
+    case OP_LITERAL:
+      if (b) {  // a 128-bit decimal: low word at a, high word at a + 1
+        r.set128(sp++, make_int128(static_cast<uint64_t>(p.literals[a]), p.literals[a + 1]));
+      } else {
+        r.set(sp++, p.literals[a]);
+      }
+      break;
     case OP_NULL: r.set_null(sp++); break;
     case OP_BYTES_LITERAL:
       r.set(sp, reinterpret_cast<int64_t>(p.bytes + a));
@@ -486,6 +553,10 @@ __device__ void output(const Row& r, bool here, int kind, const OutputColumn& ou
     }
     case KIND_DOUBLE:
       reinterpret_cast<int64_t*>(out.data)[i] = !valid ? 0 : isnan(r.d(s)) ? 0x7ff8000000000000LL : x;
+      break;
+    case KIND_DECIMAL128:
+      reinterpret_cast<int64_t*>(out.data)[2 * i] = x;
+      reinterpret_cast<int64_t*>(out.data)[2 * i + 1] = valid ? r.hi[s] : 0;
       break;
     default: reinterpret_cast<int64_t*>(out.data)[i] = x; break;
   }

@@ -50,7 +50,7 @@ constexpr int KIND_TIMESTAMP = 8;
 constexpr int KIND_DECIMAL = 9;
 constexpr int KIND_STRING = 10;
 constexpr int KIND_BINARY = 11;
-constexpr int KIND_DECIMAL128 = 12;  // never in a program: ExprProgram refuses 128-bit decimals
+constexpr int KIND_DECIMAL128 = 12;
 
 // io.sparkwarp.kernels.expr.Comparison
 constexpr int CMP_EQ = 0;

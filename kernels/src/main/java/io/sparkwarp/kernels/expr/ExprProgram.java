@@ -191,7 +191,6 @@ public final class ExprProgram {
     /** Pushes input column {@code column}. */
     public Builder column(int column) {
       DeviceType type = inputTypes.get(column);
-      require(type.kind() != Kind.DECIMAL128, "reading a " + type + " column (128-bit decimals are not in programs)");
       return emit(Opcode.COLUMN, column, type.kind().ordinal(), 0, 0, type);
     }
 
@@ -203,6 +202,14 @@ public final class ExprProgram {
       require(INT64_VALUED.contains(type.kind()), "an int64 literal of type " + type);
       literals.add(value);
       return emit(Opcode.LITERAL, literals.size() - 1, 0, 0, 0, type);
+    }
+
+    /** Pushes a 128-bit decimal literal: the unscaled value's low and high words. */
+    public Builder literal128(DeviceType type, long low, long high) {
+      require(type.kind() == Kind.DECIMAL128, "a 128-bit literal of type " + type);
+      literals.add(low);
+      literals.add(high);
+      return emit(Opcode.LITERAL, literals.size() - 2, 1, 0, 0, type);
     }
 
     /** Pushes a float or double literal (a float's value must be a float). */
@@ -275,6 +282,7 @@ public final class ExprProgram {
      */
     public Builder in(List<?> values, boolean listHasNull) {
       DeviceType type = peek(0);
+      require(type.kind() != Kind.DECIMAL128, "IN of " + type);
       int first = literals.size();
       for (Object v : values) {
         if (type.isVariableWidth()) {
@@ -298,6 +306,8 @@ public final class ExprProgram {
      * {@code result}: the operands' type, a long for INTEGRAL_DIVIDE, or for decimals the type Spark gives the
      * expression, whose scale must be Spark's (max(s1, s2) for + - %, s1 + s2 for *, and for / large enough that
      * the dividend scaled to it fits 18 digits, which holds for every Spark division of precision up to 18).
+     * 128-bit decimal results: MULTIPLY of two 64-bit decimals (exact, the product's digits within the result's),
+     * and ADD and SUBTRACT of two 128-bit decimals into a result whose scale is the operands' larger one.
      */
     public Builder arithmetic(Opcode op, DeviceType result, EvalMode mode) {
       boolean division = op == Opcode.DIVIDE || op == Opcode.REMAINDER || op == Opcode.INTEGRAL_DIVIDE;
@@ -305,6 +315,10 @@ public final class ExprProgram {
       DeviceType left = peek(division ? 0 : 1);
       DeviceType right = peek(division ? 1 : 0);
       Kind kind = left.kind();
+      if (kind == Kind.DECIMAL128 || result.kind() == Kind.DECIMAL128) {
+        return emit(op, kind.ordinal(), mode.ordinal(), wideDecimalScales(op, left, right, result), 2,
+            List.of(left, right), result);
+      }
       require(NUMERIC.contains(kind) && kind == right.kind(), op + " of " + left + " and " + right);
       if (op == Opcode.DIVIDE) require(kind == Kind.DECIMAL || FLOATING.contains(kind), "DIVIDE of " + left);
       if (op == Opcode.INTEGRAL_DIVIDE) {
@@ -315,6 +329,26 @@ public final class ExprProgram {
       }
       int scales = kind == Kind.DECIMAL ? decimalScales(op, left, right, result) : 0;
       return emit(op, kind.ordinal(), mode.ordinal(), scales, 2, List.of(left, right), result);
+    }
+
+    /** The rules of the 128-bit decimal arithmetic the device evaluates exactly; returns the packed scales. */
+    private static int wideDecimalScales(Opcode op, DeviceType l, DeviceType r, DeviceType result) {
+      int s1 = l.scale();
+      int s2 = r.scale();
+      int p = result.precision();
+      int s = result.scale();
+      require(result.kind() == Kind.DECIMAL128, op + " of " + l + " and " + r + " to " + result);
+      if (op == Opcode.MULTIPLY) {
+        require(l.kind() == Kind.DECIMAL && r.kind() == Kind.DECIMAL && s == s1 + s2
+            && p >= l.precision() + r.precision(), op + " of " + l + " and " + r + " to " + result);
+      } else {
+        int common = Math.max(s1, s2);
+        require((op == Opcode.ADD || op == Opcode.SUBTRACT) && l.kind() == Kind.DECIMAL128
+            && r.kind() == Kind.DECIMAL128 && s == common
+            && p > Math.max(l.precision() - s1, r.precision() - s2) + common,
+            op + " of " + l + " and " + r + " to " + result);
+      }
+      return s1 | s2 << 8 | p << 16 | s << 24;
     }
 
     /** Checks Spark's decimal result rules that the exact int64 evaluation relies on; returns the packed scales. */
@@ -344,7 +378,9 @@ public final class ExprProgram {
     /** Pops a number and pushes its negation (integers: MIN_VALUE wraps, or overflows in ANSI mode). */
     public Builder negate(EvalMode mode) {
       DeviceType type = peek(0);
-      require(NUMERIC.contains(type.kind()), "NEGATE of " + type);
+      // Spark negates a wide decimal through Scala's BigDecimal, rounding it to 34 digits (MathContext.DECIMAL128)
+      require(NUMERIC.contains(type.kind()) || type.kind() == Kind.DECIMAL128 && type.precision() <= 34,
+          "NEGATE of " + type);
       return emit(Opcode.NEGATE, type.kind().ordinal(), mode.ordinal(), 0, 1, type);
     }
 
@@ -357,7 +393,8 @@ public final class ExprProgram {
     /**
      * Pops a value and pushes it cast to {@code to} with Spark's Cast: among boolean, integers, floats and decimals
      * (not floats to decimals; decimals to double only up to precision 15 and to float up to 7, where Java's
-     * BigDecimal conversion is one correctly rounded division), and between dates and timestamps in UTC.
+     * BigDecimal conversion is one correctly rounded division), and between dates and timestamps in UTC; to a 128-bit
+     * decimal from integers and decimals, and from one to any decimal.
      */
     public Builder cast(DeviceType to, EvalMode mode) {
       DeviceType from = peek(0);
@@ -368,6 +405,9 @@ public final class ExprProgram {
           && !(f == Kind.DECIMAL && t == Kind.DOUBLE && from.precision() > 15)
           && !(f == Kind.DECIMAL && t == Kind.FLOAT && from.precision() > 7);
       ok |= (f == Kind.DATE && t == Kind.TIMESTAMP) || (f == Kind.TIMESTAMP && t == Kind.DATE);
+      // 128-bit decimals: from integers and decimals, to decimals
+      ok |= (t == Kind.DECIMAL128 && (INTEGRAL.contains(f) || f == Kind.DECIMAL || f == Kind.DECIMAL128))
+          || (f == Kind.DECIMAL128 && t == Kind.DECIMAL);
       require(ok, "a cast from " + from + " to " + to);
       return emit(Opcode.CAST, f.ordinal(), t.ordinal(),
           mode.ordinal() | from.scale() << 8 | to.precision() << 16 | to.scale() << 24, 1, List.of(from), to);

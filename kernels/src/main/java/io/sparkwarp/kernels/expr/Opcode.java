@@ -9,10 +9,12 @@ package io.sparkwarp.kernels.expr;
  * <p>Values on the stack are a 64-bit payload plus a null flag: booleans, integers, dates, timestamps and unscaled
  * decimals as int64; floats and doubles as a double (float results are rounded to float after every operation,
  * which is exactly Java's float arithmetic); strings and binaries as an address and a length into the input
- * column's bytes or the program's byte literals.
+ * column's bytes or the program's byte literals; 128-bit decimals (kind DECIMAL128) as the payload and a second,
+ * high word.
  */
 public enum Opcode {
-  // Loads. COLUMN a=column b=kind pushes the row's value of an input column. LITERAL a=index pushes literal a.
+  // Loads. COLUMN a=column b=kind pushes the row's value of an input column. LITERAL a=index pushes literal a (with
+  // b=1 a 128-bit decimal: literal a its low word, a + 1 its high word).
   // NULL pushes a null. BYTES_LITERAL a=offset b=length pushes bytes of the byte literal pool.
   COLUMN, LITERAL, NULL, BYTES_LITERAL,
 
@@ -27,8 +29,9 @@ public enum Opcode {
   // MULTIPLY pop right then left. DIVIDE, REMAINDER, INTEGRAL_DIVIDE pop the dividend then the divisor (Spark
   // evaluates the divisor first): null when either is null; a zero divisor gives null, or DIVIDE_BY_ZERO in ANSI
   // mode. Integers wrap at their width (LEGACY) or overflow (ANSI); decimals round HALF_UP to the result scale and
-  // give null (LEGACY, TRY) or DECIMAL_OVERFLOW (ANSI) when the result needs more than p digits. INTEGRAL_DIVIDE
-  // yields a long. NEGATE a=kind b=mode.
+  // give null (LEGACY, TRY) or DECIMAL_OVERFLOW (ANSI) when the result needs more than p digits. With kind DECIMAL
+  // and p > 18, MULTIPLY's product is a 128-bit decimal; with kind DECIMAL128, ADD and SUBTRACT of two.
+  // INTEGRAL_DIVIDE yields a long. NEGATE a=kind b=mode.
   ADD, SUBTRACT, MULTIPLY, DIVIDE, REMAINDER, INTEGRAL_DIVIDE, NEGATE,
 
   // CAST a=from kind b=to kind c=mode | from scale<<8 | to precision<<16 | to scale<<24: Spark's Cast among

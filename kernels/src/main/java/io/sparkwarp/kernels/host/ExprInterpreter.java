@@ -8,6 +8,7 @@ import io.sparkwarp.kernels.expr.EvalMode;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.kernels.expr.Opcode;
+import java.math.BigInteger;
 import java.util.List;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -41,6 +42,8 @@ final class ExprInterpreter {
   private final List<DeviceColumn> outputs;
   // the stack: payload (int64, double bits, or a byte address), byte length, null flag
   private final long[] v = new long[ExprProgram.MAX_STACK_DEPTH];
+  /** The high words of 128-bit decimals; their low words are in v. */
+  private final long[] hi = new long[ExprProgram.MAX_STACK_DEPTH];
   private final int[] len = new int[ExprProgram.MAX_STACK_DEPTH];
   private final boolean[] isNull = new boolean[ExprProgram.MAX_STACK_DEPTH];
   private int row;
@@ -71,7 +74,10 @@ final class ExprInterpreter {
       int next = pc + 1;
       switch (OPS[code[4 * pc]]) {
         case COLUMN -> load(sp++, input.column(a), KINDS[b]);
-        case LITERAL -> set(sp++, literals[a]);
+        case LITERAL -> {
+          if (b != 0) set128(sp++, Decimal128.of(literals[a], literals[a + 1]));  // low word at a, high at a + 1
+          else set(sp++, literals[a]);
+        }
         case NULL -> setNull(sp++);
         case BYTES_LITERAL -> {
           set(sp, bytesLiterals + a);
@@ -127,6 +133,15 @@ final class ExprInterpreter {
   private void set(int slot, long value) {
     v[slot] = value;
     isNull[slot] = false;
+  }
+
+  private void set128(int slot, BigInteger value) {
+    set(slot, Decimal128.low(value));
+    hi[slot] = Decimal128.high(value);
+  }
+
+  private BigInteger get128(int slot) {
+    return Decimal128.of(v[slot], hi[slot]);
   }
 
   private void setDouble(int slot, double value) {
@@ -191,6 +206,8 @@ final class ExprInterpreter {
       case LONG, TIMESTAMP, DECIMAL -> set(slot, MemoryUtil.getLong(data + 8L * row));
       case FLOAT -> setDouble(slot, Float.intBitsToFloat(MemoryUtil.getInt(data + 4L * row)));
       case DOUBLE -> set(slot, MemoryUtil.getLong(data + 8L * row));
+      case DECIMAL128 -> set128(slot, Decimal128.of(MemoryUtil.getLong(data + 16L * row),
+          MemoryUtil.getLong(data + 16L * row + 8)));
       case STRING, BINARY -> {
         long offsets = column.offsets().address();
         int start = MemoryUtil.getInt(offsets + 4L * row);
@@ -214,6 +231,10 @@ final class ExprInterpreter {
       case LONG, TIMESTAMP, DECIMAL -> MemoryUtil.putLong(data + 8L * row, x);
       case FLOAT -> MemoryUtil.putInt(data + 4L * row, valid ? Float.floatToIntBits((float) d(slot)) : 0);
       case DOUBLE -> MemoryUtil.putLong(data + 8L * row, valid ? Double.doubleToLongBits(d(slot)) : 0);
+      case DECIMAL128 -> {
+        MemoryUtil.putLong(data + 16L * row, x);
+        MemoryUtil.putLong(data + 16L * row + 8, valid ? hi[slot] : 0);
+      }
       case STRING, BINARY -> throw new IllegalStateException("computed bytes output");
     }
   }
@@ -237,6 +258,7 @@ final class ExprInterpreter {
   private int compareSlots(int l, int r, Kind kind) {
     if (kind == Kind.STRING || kind == Kind.BINARY) return compareBytes(v[l], len[l], v[r], len[r]);
     if (isFloating(kind)) return compareDoubles(d(l), d(r));
+    if (kind == Kind.DECIMAL128) return get128(l).compareTo(get128(r));
     return Long.compare(v[l], v[r]);
   }
 
@@ -328,6 +350,8 @@ final class ExprInterpreter {
       setDouble(l, kind == Kind.FLOAT ? (float) z : z);
     } else if (kind == Kind.DECIMAL) {
       decimal(op, l, v[left], v[right], mode, scales, site);
+    } else if (kind == Kind.DECIMAL128) {
+      decimal128(op, l, get128(left), get128(right), mode, scales, site);
     } else {
       integral(op, l, v[left], v[right], kind, mode, site);
     }
@@ -396,6 +420,10 @@ final class ExprInterpreter {
       case ADD -> z = xs + ys;
       case SUBTRACT -> z = xs - ys;
       case MULTIPLY -> {
+        if (p > 18) {  // a 128-bit product of two 64-bit decimals: exact, within p1 + p2 + 1 <= p digits
+          set128(slot, BigInteger.valueOf(x).multiply(BigInteger.valueOf(y)));
+          return;
+        }
         z = x * y;
         if (Math.multiplyHigh(x, y) != z >> 63) {
           decimalOverflow(slot, mode, site, x, y);
@@ -411,6 +439,19 @@ final class ExprInterpreter {
     }
     if (z <= -POW10[p] || z >= POW10[p]) decimalOverflow(slot, mode, site, x, y);
     else set(slot, z);
+  }
+
+  /** ADD and SUBTRACT of 128-bit decimals into Spark's result type (scale max(s1, s2)). */
+  private void decimal128(Opcode op, int slot, BigInteger x, BigInteger y, EvalMode mode, int scales, int site) {
+    int s1 = scales & 0xff;
+    int s2 = scales >> 8 & 0xff;
+    int p = scales >> 16 & 0xff;
+    int common = Math.max(s1, s2);
+    BigInteger xs = x.multiply(Decimal128.pow10(common - s1));
+    BigInteger ys = y.multiply(Decimal128.pow10(common - s2));
+    BigInteger z = op == Opcode.ADD ? xs.add(ys) : xs.subtract(ys);
+    if (Decimal128.fits(z, p)) set128(slot, z);
+    else decimalOverflow(slot, mode, site, x.longValue(), y.longValue());
   }
 
   private void decimalOverflow(int slot, EvalMode mode, int site, long... operands) {
@@ -433,7 +474,9 @@ final class ExprInterpreter {
 
   private void negate(int slot, Kind kind, EvalMode mode, int site) {
     if (isNull[slot]) return;
-    if (isFloating(kind)) {
+    if (kind == Kind.DECIMAL128) {
+      set128(slot, get128(slot).negate());
+    } else if (isFloating(kind)) {
       setDouble(slot, -d(slot));
     } else if (kind != Kind.DECIMAL && mode != EvalMode.LEGACY && v[slot] == minValue(kind)) {
       raise(mode, ExpressionErrorException.Kind.ARITHMETIC_OVERFLOW, slot, site, v[slot]);
@@ -459,6 +502,15 @@ final class ExprInterpreter {
     int fromScale = operands >> 8 & 0xff;
     int toPrecision = operands >> 16 & 0xff;
     int toScale = operands >>> 24;
+    if (from == Kind.DECIMAL128 || to == Kind.DECIMAL128) {
+      BigInteger x = from == Kind.DECIMAL128 ? get128(slot) : BigInteger.valueOf(v[slot]);
+      int scale = from == Kind.DECIMAL || from == Kind.DECIMAL128 ? fromScale : 0;
+      BigInteger z = Decimal128.rescale(x, scale, toScale, toPrecision);
+      if (z == null) decimalOverflow(slot, mode, site, x.longValue(), 0);
+      else if (to == Kind.DECIMAL128) set128(slot, z);
+      else set(slot, z.longValueExact());
+      return;
+    }
     long x = v[slot];
     double dx = d(slot);
     switch (to) {

@@ -18,6 +18,7 @@ final class RandomInputs {
     List<DeviceType> types = new ArrayList<>(Arrays.asList(RandomVectors.allTypes()));
     types.add(DeviceType.decimal(9, 2));
     types.add(DeviceType.decimal(12, 6));
+    types.add(DeviceType.decimal(30, 4));
     return List.copyOf(types);
   }
 

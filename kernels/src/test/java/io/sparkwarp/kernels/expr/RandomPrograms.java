@@ -17,7 +17,7 @@ final class RandomPrograms {
       DeviceType.FLOAT, DeviceType.DOUBLE, DeviceType.decimal(9, 2), DeviceType.decimal(18, 4)};
   private static final DeviceType[] COMPARABLE = {DeviceType.BOOLEAN, DeviceType.INT, DeviceType.LONG,
       DeviceType.DOUBLE, DeviceType.FLOAT, DeviceType.DATE, DeviceType.STRING, DeviceType.BINARY,
-      DeviceType.decimal(5, 2)};
+      DeviceType.decimal(5, 2), DeviceType.decimal(30, 4)};
 
   private final Random rnd;
   private final List<DeviceType> inputs;
@@ -35,7 +35,7 @@ final class RandomPrograms {
     for (int i = 0; i < outputs; i++) {
       DeviceType[] types = {DeviceType.BOOLEAN, DeviceType.INT, DeviceType.LONG, DeviceType.DOUBLE, DeviceType.FLOAT,
           DeviceType.SHORT, DeviceType.BYTE, DeviceType.decimal(9, 2), DeviceType.decimal(12, 6), DeviceType.DATE,
-          DeviceType.timestamp("UTC")};
+          DeviceType.timestamp("UTC"), DeviceType.decimal(30, 4), DeviceType.decimal(37, 8)};
       gen(types[rnd.nextInt(types.length)], 4);
       b.output();
     }
@@ -76,6 +76,7 @@ final class RandomPrograms {
         b.cast(type, mode());
       }
       case DECIMAL -> decimal(type, depth);
+      case DECIMAL128 -> wideDecimal(type, depth);
       case STRING, BINARY -> leaf(type);
       case INT -> {
         if (rnd.nextInt(4) == 0) {  // a field of a date
@@ -113,6 +114,12 @@ final class RandomPrograms {
         byte[] bytes = new byte[rnd.nextInt(4)];
         rnd.nextBytes(bytes);
         b.literal(type, bytes);
+      }
+      case DECIMAL128 -> {
+        java.math.BigInteger x = new java.math.BigInteger(type.precision() * 3, rnd)
+            .mod(java.math.BigInteger.TEN.pow(type.precision()));
+        if (rnd.nextBoolean()) x = x.negate();
+        b.literal128(type, x.longValue(), x.shiftRight(64).longValue());
       }
       default -> b.literal(type, longValue(type));
     }
@@ -165,6 +172,7 @@ final class RandomPrograms {
 
   private void in(int depth) {
     DeviceType t = COMPARABLE[rnd.nextInt(COMPARABLE.length)];
+    if (t.kind() == Kind.DECIMAL128) t = DeviceType.decimal(5, 2);  // IN compares 64-bit literals
     gen(t, depth - 1);
     List<Object> values = new ArrayList<>();
     int n = 1 + rnd.nextInt(4);
@@ -183,7 +191,8 @@ final class RandomPrograms {
   /** If, CaseWhen (two branches) or Coalesce producing {@code type}. */
   private void conditional(DeviceType type, int depth) {
     ExprProgram.Label end = b.newLabel();
-    boolean noCast = type.kind() == Kind.DATE || type.kind() == Kind.TIMESTAMP || type.isVariableWidth();
+    boolean noCast = type.kind() == Kind.DATE || type.kind() == Kind.TIMESTAMP || type.isVariableWidth()
+        || type.kind() == Kind.DECIMAL128;
     switch (rnd.nextInt(noCast ? 2 : 3)) {
       case 0 -> {
         for (int branch = 0; branch < 2; branch++) {
@@ -259,6 +268,50 @@ final class RandomPrograms {
     if (skip != null) b.bind(skip);
   }
 
+  /**
+   * A 128-bit decimal: the product of two decimals of up to 18 digits, a sum or difference of two wide ones, a cast
+   * of a narrower or wider decimal or an integer, a negation (up to 34 digits).
+   */
+  private void wideDecimal(DeviceType type, int depth) {
+    int p = type.precision();
+    int s = type.scale();
+    switch (rnd.nextInt(5)) {
+      case 0 -> {
+        int s1 = s / 2;
+        int p1 = Math.min(18, Math.max(s1 + 1, p / 2));
+        int p2 = Math.min(18, p - p1);
+        gen(DeviceType.decimal(p1, s1), depth - 1);
+        gen(DeviceType.decimal(p2, s - s1), depth - 1);
+        b.arithmetic(Opcode.MULTIPLY, type, mode());
+      }
+      case 1 -> {
+        if (p - 1 <= DeviceType.MAX_DECIMAL_PRECISION) {  // the operands of a wide sum are wide
+          leaf(type);
+          return;
+        }
+        DeviceType operand = DeviceType.decimal(p - 1, s);
+        gen(operand, depth - 1);
+        gen(operand, depth - 1);
+        b.arithmetic(rnd.nextBoolean() ? Opcode.ADD : Opcode.SUBTRACT, type, mode());
+      }
+      case 2 -> {
+        DeviceType[] from = {DeviceType.decimal(18, 4), DeviceType.decimal(30, 4), DeviceType.decimal(37, 8),
+            DeviceType.LONG, DeviceType.INT};
+        gen(from[rnd.nextInt(from.length)], depth - 1);
+        b.cast(type, mode());
+      }
+      case 3 -> {
+        if (p <= 34) {
+          gen(type, depth - 1);
+          b.negate(mode());
+        } else {
+          leaf(type);
+        }
+      }
+      default -> leaf(type);
+    }
+  }
+
   private void decimal(DeviceType type, int depth) {
     int p = type.precision();
     int s = type.scale();
@@ -301,7 +354,7 @@ final class RandomPrograms {
       }
     }
     DeviceType[] sources = {DeviceType.INT, DeviceType.LONG, DeviceType.BOOLEAN, DeviceType.decimal(5, 2),
-        DeviceType.decimal(18, 4)};
+        DeviceType.decimal(18, 4), DeviceType.decimal(30, 4)};
     gen(sources[rnd.nextInt(sources.length)], depth - 1);
     b.cast(type, mode());
   }

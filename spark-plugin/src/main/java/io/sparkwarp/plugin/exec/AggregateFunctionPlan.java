@@ -64,6 +64,11 @@ public final class AggregateFunctionPlan implements Serializable {
       Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL);
   /** Largest decimal precision whose average the device divides (the sum's 38 digits and the result's scale). */
   private static final int MAX_AVERAGE_PRECISION = 28;
+  /**
+   * The digits Spark's sum buffer has above its decimal inputs (precision + 10, up to 38): with them no partial sum of
+   * fewer than 10^10 rows can overflow, so the device's exact sum equals Spark's in every order.
+   */
+  private static final int SUM_HEADROOM_DIGITS = 10;
 
   private final Op op;
   /** Whether the first stage reads the function's input (Partial, Complete) rather than its buffer. */
@@ -163,6 +168,11 @@ public final class AggregateFunctionPlan implements Serializable {
             inputs);
       }
       if (in.isDecimal()) {
+        if (raw && result.precision() - in.precision() < SUM_HEADROOM_DIGITS) {
+          // Spark's buffer nulls the moment a partial sum passes its precision, which then depends on row order
+          throw new IllegalArgumentException("sum of " + in + " values is not supported (a sum buffer of " + result
+              + " leaves no room above them, so whether it overflows depends on the order of the rows)");
+        }
         return new AggregateFunctionPlan(Op.DECIMAL_SUM, raw, finalResult, ansi, result, result,
             raw ? List.of(child, new IsNull(child)) : buffers);
       }

@@ -70,6 +70,7 @@ import org.apache.spark.sql.catalyst.expressions.UnaryPositive;
 import org.apache.spark.sql.catalyst.expressions.Year;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -208,11 +209,6 @@ public final class ExpressionCompiler {
     private DeviceType deviceType(Expression e) {
       Optional<DeviceType> t = SparkTypes.deviceType(e.dataType(), settings.timeZone());
       if (t.isEmpty()) reasons.add("expression " + e + ": " + SparkTypes.whyNot(e.dataType()).orElseThrow());
-      if (t.isPresent() && t.get().kind() == Kind.DECIMAL128) {
-        reasons.add("expression " + e + ": " + t.get() + " values are computed only by aggregates (expression "
-            + "programs hold decimals of precision up to " + DeviceType.MAX_DECIMAL_PRECISION + ")");
-        return null;
-      }
       return t.orElse(null);
     }
 
@@ -295,6 +291,12 @@ public final class ExpressionCompiler {
         case STRING, BINARY -> {
           byte[] bytes = v instanceof UTF8String s ? s.getBytes() : (byte[]) v;
           yield new Node(type, false, b -> b.literal(type, bytes));
+        }
+        case DECIMAL128 -> {
+          java.math.BigInteger unscaled = ((Decimal) v).toJavaBigDecimal().setScale(type.scale()).unscaledValue();
+          long low = unscaled.longValue();
+          long high = unscaled.shiftRight(64).longValue();
+          yield new Node(type, false, b -> b.literal128(type, low, high));
         }
         default -> {
           long x = int64(v, type);
@@ -379,6 +381,7 @@ public final class ExpressionCompiler {
 
     private Node in(In in) {
       if (!enabled("in")) return null;
+      if (wideDecimal(in.value())) return null;
       List<Object> values = new ArrayList<>();
       for (Expression item : CollectionConverters.asJava(in.list())) {
         if (!(item instanceof Literal l)) {
@@ -390,8 +393,17 @@ public final class ExpressionCompiler {
       return inValues(in.value(), values);
     }
 
+    /** Refuses IN over a 128-bit decimal (the instruction compares 64-bit literals), recording why. */
+    private boolean wideDecimal(Expression value) {
+      if (!(value.dataType() instanceof DecimalType d) || d.precision() <= DeviceType.MAX_DECIMAL_PRECISION) return false;
+      reasons.add("IN over " + value + " of type " + d.simpleString() + " is not supported on the GPU (decimals of "
+          + "precision up to " + DeviceType.MAX_DECIMAL_PRECISION + " are)");
+      return true;
+    }
+
     private Node inSet(InSet in) {
       if (!enabled("in")) return null;
+      if (wideDecimal(in.child())) return null;
       List<Object> values = new ArrayList<>(CollectionConverters.asJava(in.hset()));
       DataType type = in.child().dataType();
       if (values.contains(null) && (type instanceof FloatType || type instanceof DoubleType)) {
@@ -552,12 +564,29 @@ public final class ExpressionCompiler {
       EvalMode mode = mode(e.evalMode());
       Node l = nodes.get(0);
       Node r = nodes.get(1);
-      if (!probe(e, List.of(l.type, r.type), b -> b.arithmetic(op, type, mode))) return null;
-      Node n = binary(type, l, r, true, b -> {
+      if (type.kind() == Kind.DECIMAL128 && op != Opcode.MULTIPLY) {
+        // a 128-bit sum adds 128-bit operands: a 64-bit decimal is widened first, exactly
+        l = widened(l);
+        r = widened(r);
+      }
+      Node left = l;
+      Node right = r;
+      if (!probe(e, List.of(left.type, right.type), b -> b.arithmetic(op, type, mode))) return null;
+      Node n = binary(type, left, right, true, b -> {
         site(b, e);
         b.arithmetic(op, type, mode);
       });
       return new Node(type, n.canFail || mode == EvalMode.ANSI, n.emit);
+    }
+
+    /** A 64-bit decimal node as the 128-bit decimal of the fewest digits (19) at its scale; others unchanged. */
+    private static Node widened(Node n) {
+      if (n.type.kind() != Kind.DECIMAL) return n;
+      DeviceType wide = DeviceType.decimal(DeviceType.MAX_DECIMAL_PRECISION + 1, n.type.scale());
+      return new Node(wide, n.canFail, b -> {
+        n.emit.accept(b);
+        b.cast(wide, EvalMode.LEGACY);
+      });
     }
 
     private Node division(BinaryArithmetic e) {
@@ -624,12 +653,33 @@ public final class ExpressionCompiler {
       }
       EvalMode mode = mode(e.evalMode());
       if (!probe(e, List.of(from), b -> b.cast(to, mode))) return null;
+      if (mode == EvalMode.ANSI && (from.kind() == Kind.DECIMAL128 || to.kind() == Kind.DECIMAL128)
+          && !alwaysFits(from, to)) {
+        // the device would only report the overflow with the low words of the value, not Spark's message
+        reasons.add("cast " + e + " in ANSI mode can overflow " + to + ", which the GPU reports only for decimals "
+            + "of up to " + DeviceType.MAX_DECIMAL_PRECISION + " digits");
+        return null;
+      }
       boolean canFail = mode != EvalMode.TRY && (mode == EvalMode.ANSI || to.kind() == Kind.TIMESTAMP);
       return new Node(to, c.canFail || canFail, b -> {
         c.emit.accept(b);
         site(b, e);
         b.cast(to, mode);
       });
+    }
+
+    /** Whether every value of {@code from} fits decimal {@code to}, rounding included: no overflow to report. */
+    private static boolean alwaysFits(DeviceType from, DeviceType to) {
+      int integerDigits = switch (from.kind()) {
+        case BYTE -> 3;
+        case SHORT -> 5;
+        case INT -> 10;
+        case LONG -> 19;
+        default -> from.precision() - from.scale();
+      };
+      int fromScale = from.kind() == Kind.DECIMAL || from.kind() == Kind.DECIMAL128 ? from.scale() : 0;
+      // rounding away digits may carry into one more integer digit
+      return to.precision() - to.scale() >= integerDigits + (to.scale() < fromScale ? 1 : 0);
     }
 
     private static boolean utc(String timeZone) {

@@ -1,0 +1,89 @@
+package io.sparkwarp.it;
+
+import static io.sparkwarp.it.harness.GpuNodes.FILTER;
+import static io.sparkwarp.it.harness.GpuNodes.HASH_AGGREGATE;
+import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
+
+import io.sparkwarp.it.harness.GpuTestBase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Decimals of 19 to 38 digits in expressions on the GPU: products of two decimals of up to 18 digits (TPC-H's
+ * {@code l_extendedprice * (1 - l_discount)}), sums and differences of such products (Q9's amount), comparisons with
+ * literals and columns (Q18's {@code HAVING sum(l_quantity) > 300}), CASE over them inside an aggregate (Q14),
+ * negation and casts, with nulls and negative values, in ANSI mode (Spark's default) and out of it. Divisions keep
+ * their operator on the CPU.
+ */
+class WideDecimalTest extends GpuTestBase {
+  private static final String ANSI = "spark.sql.ansi.enabled";
+
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "false"})
+  void productsSumsAndDifferences(String ansi) {
+    query("""
+        SELECT id, dec_a * dec_b, dec7_a * dec_a, dec_a * dec7_b - dec_b * dec7_a, -(dec7_a * dec_a),
+               dec_a * dec_b + dec7_a * dec7_b, dec_a * (1 - dec7_b)
+        FROM all_types""").conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "false"})
+  void comparisons(String ansi) {
+    query("""
+        SELECT id, dec_a * dec_b > dec7_a * dec_a, dec_a * dec_b <=> dec7_a * dec7_b,
+               dec_a * dec_b = CAST(0 AS DECIMAL(37, 8)), dec_a * dec7_b < 12345678901234.5678
+        FROM all_types""").conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
+    query("SELECT id, dec_a FROM all_types WHERE dec_a * dec_b >= dec7_a * 1000 OR dec_a * dec_b IS NULL")
+        .conf(ANSI, ansi).gpuNodes(FILTER).matchesCpu();
+  }
+
+  @Test
+  void havingOverAWideSum() {
+    // sum of decimal(18,4) is decimal(28,4): the filter over the aggregate stays on the GPU
+    assertGpuMatchesCpu("SELECT skew, sum(dec_a) AS s FROM all_types GROUP BY skew HAVING sum(dec_a) > 1000",
+        HASH_AGGREGATE, FILTER);
+    assertGpuMatchesCpu("SELECT skew, sum(dec_a) AS s FROM all_types GROUP BY skew "
+        + "HAVING sum(dec_a) BETWEEN -100000000000 AND 100000000000 OR sum(dec_a) IS NULL", HASH_AGGREGATE, FILTER);
+  }
+
+  @Test
+  void caseOverProductsInAnAggregate() {
+    assertGpuMatchesCpu("""
+        SELECT skew, sum(CASE WHEN int_a > 0 THEN dec_a * dec7_b ELSE 0 END) AS promo,
+               sum(dec_a * dec7_b) AS total
+        FROM all_types GROUP BY skew""", HASH_AGGREGATE);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "false"})
+  void wideningCasts(String ansi) {
+    query("""
+        SELECT id, CAST(dec_a AS DECIMAL(30, 10)), CAST(int_a AS DECIMAL(25, 3)), CAST(long_a AS DECIMAL(38, 0)),
+               CAST(dec_a * dec_b AS DECIMAL(38, 8)), CAST(dec7_a * dec7_b AS DECIMAL(20, 4))
+        FROM all_types""").conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
+  }
+
+  @Test
+  void narrowingCastsOutsideAnsiModeGiveNull() {
+    query("SELECT id, CAST(dec_a * dec_b AS DECIMAL(12, 2)), CAST(dec_a * dec_b AS DECIMAL(20, 1)) FROM all_types")
+        .conf(ANSI, "false").gpuNodes(PROJECT).matchesCpu();
+  }
+
+  @Test
+  void allNullInputs() {
+    assertGpuMatchesCpu("SELECT id, dec_a * dec_b, dec_a * dec_b > dec7_a * dec_a FROM all_null_types", PROJECT);
+  }
+
+  @Test
+  void divisionsStayOnTheCpu() {
+    assertFallsBack("SELECT id, (dec_a * dec_b) / 7 FROM all_types", "ProjectExec", "DIVIDE of decimal");
+  }
+
+  /** Spark negates decimals of more than 34 digits through Scala's BigDecimal, which rounds them: left to Spark. */
+  @Test
+  void negationsBeyond34DigitsStayOnTheCpu() {
+    assertFallsBack("SELECT id, -(dec_a * dec_b) FROM all_types", "ProjectExec", "NEGATE of decimal(37,8)");
+  }
+}
