@@ -331,6 +331,19 @@ public final class ExprProgram {
       return emit(op, kind.ordinal(), mode.ordinal(), scales, 2, List.of(left, right), result);
     }
 
+    /** Whether every value of {@code from} (an integer or a decimal) fits decimal {@code to}, rounding included. */
+    private static boolean alwaysFits(DeviceType from, DeviceType to) {
+      int integerDigits = switch (from.kind()) {
+        case BYTE -> 3;
+        case SHORT -> 5;
+        case INT -> 10;
+        case LONG -> 19;
+        default -> from.precision() - from.scale();
+      };
+      // rounding digits away may carry into one more integer digit
+      return to.precision() - to.scale() >= integerDigits + (to.scale() < from.scale() ? 1 : 0);
+    }
+
     /** The rules of the 128-bit decimal arithmetic the device evaluates exactly; returns the packed scales. */
     private static int wideDecimalScales(Opcode op, DeviceType l, DeviceType r, DeviceType result) {
       int s1 = l.scale();
@@ -409,6 +422,9 @@ public final class ExprProgram {
       ok |= (t == Kind.DECIMAL128 && (INTEGRAL.contains(f) || f == Kind.DECIMAL || f == Kind.DECIMAL128))
           || (f == Kind.DECIMAL128 && t == Kind.DECIMAL);
       require(ok, "a cast from " + from + " to " + to);
+      // an overflow error carries 64-bit operands: a 128-bit cast raises none, so in ANSI mode it must not overflow
+      require(mode != EvalMode.ANSI || (f != Kind.DECIMAL128 && t != Kind.DECIMAL128) || alwaysFits(from, to),
+          "an ANSI cast from " + from + " to " + to + " that can overflow");
       return emit(Opcode.CAST, f.ordinal(), t.ordinal(),
           mode.ordinal() | from.scale() << 8 | to.precision() << 16 | to.scale() << 24, 1, List.of(from), to);
     }

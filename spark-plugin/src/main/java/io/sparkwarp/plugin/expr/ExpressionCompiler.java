@@ -653,33 +653,12 @@ public final class ExpressionCompiler {
       }
       EvalMode mode = mode(e.evalMode());
       if (!probe(e, List.of(from), b -> b.cast(to, mode))) return null;
-      if (mode == EvalMode.ANSI && (from.kind() == Kind.DECIMAL128 || to.kind() == Kind.DECIMAL128)
-          && !alwaysFits(from, to)) {
-        // the device would only report the overflow with the low words of the value, not Spark's message
-        reasons.add("cast " + e + " in ANSI mode can overflow " + to + ", which the GPU reports only for decimals "
-            + "of up to " + DeviceType.MAX_DECIMAL_PRECISION + " digits");
-        return null;
-      }
       boolean canFail = mode != EvalMode.TRY && (mode == EvalMode.ANSI || to.kind() == Kind.TIMESTAMP);
       return new Node(to, c.canFail || canFail, b -> {
         c.emit.accept(b);
         site(b, e);
         b.cast(to, mode);
       });
-    }
-
-    /** Whether every value of {@code from} fits decimal {@code to}, rounding included: no overflow to report. */
-    private static boolean alwaysFits(DeviceType from, DeviceType to) {
-      int integerDigits = switch (from.kind()) {
-        case BYTE -> 3;
-        case SHORT -> 5;
-        case INT -> 10;
-        case LONG -> 19;
-        default -> from.precision() - from.scale();
-      };
-      int fromScale = from.kind() == Kind.DECIMAL || from.kind() == Kind.DECIMAL128 ? from.scale() : 0;
-      // rounding away digits may carry into one more integer digit
-      return to.precision() - to.scale() >= integerDigits + (to.scale() < fromScale ? 1 : 0);
     }
 
     private static boolean utc(String timeZone) {
