@@ -3,6 +3,7 @@
 #include "aggregate.cu"
 #include "batch.cu"
 #include "expr.cu"
+#include "grouping.cu"
 #include "join.cu"
 #include "parquet.cu"
 #include "partition.cu"

@@ -51,7 +51,8 @@ public final class CudaBackend implements Backend {
     this.strings = new CudaStringPrimitives(this, module);
     this.aggregates = new CudaAggregatePrimitives(this, module);
     this.parquet = new CudaParquetPrimitives(this, module);
-    this.partitions = new CudaPartitionPrimitives(this, module);
+    CudaStableGrouping grouping = new CudaStableGrouping(this, module);
+    this.partitions = new CudaPartitionPrimitives(this, module, grouping);
   }
 
   /**
