@@ -9,4 +9,5 @@
 #include "partition.cu"
 #include "scan.cu"
 #include "select.cu"
+#include "sort.cu"
 #include "strings.cu"
