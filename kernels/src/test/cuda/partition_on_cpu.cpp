@@ -1,8 +1,10 @@
 // partition.cu on the CPU: Spark's Murmur3 of every key kind against known answers of Spark 4.1's Murmur3_x86_32
-// (the values SparkMurmur3Test checks too), partition ids as pmod, and the warp-per-tile grouping (count, scan,
-// starts, scatter) against a stable counting sort, for several tile lengths and partition counts, a heavy partition
-// among light ones. Prints "ok" or the disagreements (exit 1). Run by PartitionKernelsOnCpuTest.
+// (the values SparkMurmur3Test checks too), partition ids as pmod, and grouping.cu's warp-per-tile grouping (count,
+// scan, starts, scatter of row indices or of carried values) against a stable counting sort, for several tile
+// lengths and partition counts, a heavy partition among light ones. Prints "ok" or the disagreements (exit 1). Run
+// by PartitionKernelsOnCpuTest.
 #include "warp_emulation.h"
+#include "grouping.cu"
 #include "partition.cu"
 
 #include <random>
@@ -91,13 +93,16 @@ static void ids_fold_keys_and_nulls() {
   }
 }
 
-// The grouping kernels with the host's orchestration (count, the scan scan.cu does, starts, scatter).
-static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, int32_t tile_rows, std::mt19937_64& rnd) {
-  std::vector<int32_t> ids(n);
+// The grouping kernels with the host's orchestration (count, the scan scan.cu does, starts, scatter), scattering
+// row indices or, with_values, a value carried for each row.
+static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, int32_t tile_rows, bool with_values,
+                                               std::mt19937_64& rnd) {
+  std::vector<int32_t> ids(n), values(n);
   for (auto& id : ids) id = rnd() % 2 == 0 ? 0 : static_cast<int32_t>(rnd() % partitions);
+  for (auto& v : values) v = static_cast<int32_t>(rnd() % 1000000);
   const int64_t tiles = (n + tile_rows - 1) / tile_rows;
   std::vector<int32_t> positions(tiles * partitions + 1, 0), starts(partitions), order(n, -1);
-  launch(2, 64, [&] { sw_partition_count(ids.data(), n, tile_rows, tiles, positions.data()); });
+  launch(2, 64, [&] { sw_group_count(ids.data(), n, tile_rows, tiles, positions.data()); });
   int32_t sum = 0;
   for (auto& p : positions) {
     const int32_t c = p;
@@ -105,15 +110,18 @@ static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, in
     sum += c;
   }
   expect(sum == n, "counted rows", sum, n);
-  launch(2, 64, [&] { sw_partition_starts(positions.data(), tiles, partitions, starts.data()); });
-  launch(2, 64, [&] { sw_partition_scatter(ids.data(), n, tile_rows, tiles, positions.data(), order.data()); });
+  launch(2, 64, [&] { sw_group_starts(positions.data(), tiles, partitions, starts.data()); });
+  launch(2, 64, [&] {
+    sw_group_scatter(ids.data(), n, tile_rows, tiles, positions.data(), with_values ? values.data() : nullptr,
+                     order.data());
+  });
   std::vector<int32_t> next(partitions + 1, 0);
   for (int32_t id : ids) next[id + 1]++;
   for (int32_t p = 0; p < partitions; p++) next[p + 1] += next[p];
   for (int32_t p = 0; p < partitions; p++) expect(starts[p] == next[p], "start", p, starts[p]);
   for (int64_t i = 0; i < n; i++) {
     const int32_t at = next[ids[i]]++;
-    expect(order[at] == i, "order", at, order[at]);
+    expect(order[at] == (with_values ? values[i] : i), "order", at, order[at]);
   }
 }
 
@@ -121,12 +129,14 @@ int main() {
   known_answers();
   ids_fold_keys_and_nulls();
   std::mt19937_64 rnd(2026);
-  grouping_is_a_stable_counting_sort(0, 3, 32, rnd);
-  grouping_is_a_stable_counting_sort(1, 1, 32, rnd);
-  grouping_is_a_stable_counting_sort(1000, 1, 64, rnd);
-  grouping_is_a_stable_counting_sort(1000, 7, 32, rnd);
-  grouping_is_a_stable_counting_sort(3001, 200, 96, rnd);
-  grouping_is_a_stable_counting_sort(777, 5000, 1024, rnd);
+  for (bool with_values : {false, true}) {
+    grouping_is_a_stable_counting_sort(0, 3, 32, with_values, rnd);
+    grouping_is_a_stable_counting_sort(1, 1, 32, with_values, rnd);
+    grouping_is_a_stable_counting_sort(1000, 1, 64, with_values, rnd);
+    grouping_is_a_stable_counting_sort(1000, 7, 32, with_values, rnd);
+    grouping_is_a_stable_counting_sort(3001, 200, 96, with_values, rnd);
+    grouping_is_a_stable_counting_sort(777, 5000, 1024, with_values, rnd);
+  }
   if (failures) return 1;
   printf("ok\n");
 }

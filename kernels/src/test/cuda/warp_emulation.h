@@ -2,7 +2,7 @@
 // code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
 // barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
 // hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
-// parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp and partition_on_cpu.cpp.
+// parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp, partition_on_cpu.cpp and sort_on_cpu.cpp.
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -218,3 +218,7 @@ inline unsigned __float_as_uint(float f) {
   return v;
 }
 
+// The features of sort.cu beyond the others'.
+inline unsigned long long atomicOr(unsigned long long* p, unsigned long long v) {
+  return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+}

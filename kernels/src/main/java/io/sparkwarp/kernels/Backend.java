@@ -9,6 +9,7 @@ import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import io.sparkwarp.kernels.sort.SortPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 
 /**
@@ -70,6 +71,9 @@ public interface Backend extends AutoCloseable {
 
   /** Spark's hash partitioning of device rows (the GPU shuffle's map side). */
   PartitionPrimitives partitions();
+
+  /** Digit passes of the device sort, in Spark's order ({@code io.sparkwarp.kernels.sort.DeviceSort}). */
+  SortPrimitives sorts();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

@@ -14,6 +14,7 @@ import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import io.sparkwarp.kernels.sort.SortPrimitives;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class CudaBackend implements Backend {
   private final AggregatePrimitives aggregates;
   private final ParquetPrimitives parquet;
   private final PartitionPrimitives partitions;
+  private final SortPrimitives sorts;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -51,7 +53,9 @@ public final class CudaBackend implements Backend {
     this.strings = new CudaStringPrimitives(this, module);
     this.aggregates = new CudaAggregatePrimitives(this, module);
     this.parquet = new CudaParquetPrimitives(this, module);
-    this.partitions = new CudaPartitionPrimitives(this, module);
+    CudaStableGrouping grouping = new CudaStableGrouping(this, module);
+    this.partitions = new CudaPartitionPrimitives(this, module, grouping);
+    this.sorts = new CudaSortPrimitives(module, grouping);
   }
 
   /**
@@ -192,6 +196,11 @@ public final class CudaBackend implements Backend {
   @Override
   public PartitionPrimitives partitions() {
     return partitions;
+  }
+
+  @Override
+  public SortPrimitives sorts() {
+    return sorts;
   }
 
   @Override

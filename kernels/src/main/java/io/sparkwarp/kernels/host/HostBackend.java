@@ -14,6 +14,7 @@ import io.sparkwarp.kernels.memory.TransferMemory;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
+import io.sparkwarp.kernels.sort.SortPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -33,6 +34,7 @@ public final class HostBackend implements Backend {
   private final AggregatePrimitives aggregates = new HostAggregatePrimitives(this);
   private final ParquetPrimitives parquet = new HostParquetPrimitives(this);
   private final PartitionPrimitives partitions = new HostPartitionPrimitives();
+  private final SortPrimitives sorts = new HostSortPrimitives();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -125,6 +127,11 @@ public final class HostBackend implements Backend {
   @Override
   public PartitionPrimitives partitions() {
     return partitions;
+  }
+
+  @Override
+  public SortPrimitives sorts() {
+    return sorts;
   }
 
   @Override

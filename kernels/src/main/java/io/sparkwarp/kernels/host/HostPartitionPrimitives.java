@@ -58,24 +58,8 @@ final class HostPartitionPrimitives implements PartitionPrimitives {
   public int[] groupByPartition(DeviceBuffer ids, int rows, int numPartitions, DeviceBuffer order,
       DeviceStream stream) {
     PartitionPrimitives.checkGroupArguments(ids, rows, numPartitions, order);
-    int[] starts = new int[numPartitions + 1];
-    for (int i = 0; i < rows; i++) {
-      int p = MemoryUtil.getInt(ids.address() + 4L * i);
-      if (p < 0 || p >= numPartitions) {
-        throw new IllegalArgumentException("row " + i + " has partition id " + p + ", outside [0, " + numPartitions
-            + ")");
-      }
-      starts[p + 1]++;
-    }
-    for (int p = 0; p < numPartitions; p++) starts[p + 1] += starts[p];
-    int[] next = starts.clone();
-    for (int i = 0; i < rows; i++) {
-      int p = MemoryUtil.getInt(ids.address() + 4L * i);
-      MemoryUtil.putInt(order.address() + 4L * next[p]++, i);
-    }
-    return starts;
+    return HostStableGrouping.group(ids, rows, numPartitions, null, order);
   }
-
 
   private static boolean bit(long bitmap, int i) {
     return ((MemoryUtil.getByte(bitmap + (i >>> 3)) >> (i & 7)) & 1) != 0;

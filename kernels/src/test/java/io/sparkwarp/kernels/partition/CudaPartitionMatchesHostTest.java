@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
+import io.sparkwarp.kernels.testing.RowIds;
 import io.sparkwarp.kernels.testing.VectorAssertions;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
@@ -101,16 +102,16 @@ class CudaPartitionMatchesHostTest extends CudaVsHostTestBase {
   private static int[] ids(Backend backend, List<DeviceColumn> keys, int rows, int partitions, DeviceStream stream) {
     try (DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
       backend.partitions().hashPartitionIds(keys, rows, partitions, ids, stream);
-      return PartitionTesting.download(backend, ids, rows, stream);
+      return RowIds.download(backend, ids, rows, stream);
     }
   }
 
   /** {starts, order} of grouping {@code ids} on {@code backend}. */
   private static int[][] group(Backend backend, int[] ids, int partitions, DeviceStream stream) {
-    try (DeviceBuffer onDevice = PartitionTesting.upload(backend, ids, stream);
+    try (DeviceBuffer onDevice = RowIds.upload(backend, ids, stream);
         DeviceBuffer order = backend.allocate(4L * Math.max(1, ids.length), stream)) {
       int[] starts = backend.partitions().groupByPartition(onDevice, ids.length, partitions, order, stream);
-      return new int[][] {starts, PartitionTesting.download(backend, order, ids.length, stream)};
+      return new int[][] {starts, RowIds.download(backend, order, ids.length, stream)};
     }
   }
 }

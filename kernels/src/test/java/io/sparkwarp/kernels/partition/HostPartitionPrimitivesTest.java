@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.BackendTestBase;
+import io.sparkwarp.kernels.testing.RowIds;
 import io.sparkwarp.kernels.testing.VectorAssertions;
 import java.util.List;
 import java.util.Random;
@@ -32,13 +33,13 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
     for (int rows : new int[] {0, 1, 33, 5000}) {
       for (int partitions : new int[] {1, 3, 200, 7000}) {
         int[] ids = PartitionTesting.skewedIds(rows, partitions, rnd);
-        try (DeviceBuffer idsOnDevice = PartitionTesting.upload(backend, ids, stream);
+        try (DeviceBuffer idsOnDevice = RowIds.upload(backend, ids, stream);
             DeviceBuffer order = backend.allocate(4L * Math.max(1, rows), stream)) {
           int[] starts = backend.partitions().groupByPartition(idsOnDevice, rows, partitions, order, stream);
           PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(ids, partitions);
           String what = rows + " rows into " + partitions;
           assertArrayEquals(expected.starts(), starts, what + ": starts");
-          assertArrayEquals(expected.order(), PartitionTesting.download(backend, order, rows, stream), what + ": order");
+          assertArrayEquals(expected.order(), RowIds.download(backend, order, rows, stream), what + ": order");
         }
       }
     }
@@ -54,7 +55,7 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
         DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
       backend.partitions().hashPartitionIds(List.of(batch.column(keys[0]), batch.column(keys[1]),
           batch.column(keys[2])), rows, partitions, ids, stream);
-      int[] hostIds = PartitionTesting.download(backend, ids, rows, stream);
+      int[] hostIds = RowIds.download(backend, ids, rows, stream);
       PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(hostIds, partitions);
       try (PartitionedBatch grouped = PartitionedBatch.hash(backend, batch, keys, partitions, stream);
           ArrowDownload download = ArrowDownload.begin(backend, grouped.batch(), PartitionTesting.names(input),
@@ -63,7 +64,7 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
         List<FieldVector> actual = download.complete();
         try {
           for (int c = 0; c < input.size(); c++) {
-            try (FieldVector want = PartitionTesting.reorder(input.get(c), expected.order())) {
+            try (FieldVector want = RowIds.reorder(input.get(c), expected.order())) {
               VectorAssertions.assertVectorEquals(want, actual.get(c), "column " + c);
             }
           }
@@ -83,7 +84,7 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
     try (DeviceBatch batch = ArrowUpload.upload(backend, input, stream);
         DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
       backend.partitions().hashPartitionIds(List.of(batch.column(4)), rows, 7, ids, stream);  // the long column
-      int[] actual = PartitionTesting.download(backend, ids, rows, stream);
+      int[] actual = RowIds.download(backend, ids, rows, stream);
       FieldVector longs = input.get(4);
       for (int i = 0; i < rows; i++) {
         int h = longs.isNull(i) ? SparkMurmur3.SEED

@@ -1,17 +1,12 @@
 package io.sparkwarp.kernels.partition;
 
-import io.sparkwarp.kernels.Backend;
-import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceType;
-import io.sparkwarp.kernels.memory.DeviceBuffer;
-import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.testing.RandomVectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 
 /** Inputs and reference results shared by the partition tests. */
@@ -48,34 +43,5 @@ final class PartitionTesting {
 
   static List<String> names(List<FieldVector> columns) {
     return columns.stream().map(FieldVector::getName).toList();
-  }
-
-  /** A copy of {@code v} whose row j is row order[j] of v. */
-  static FieldVector reorder(FieldVector v, int[] order) {
-    FieldVector out = v.getField().createVector(v.getAllocator());
-    out.allocateNew();
-    for (int j = 0; j < order.length; j++) out.copyFromSafe(order[j], j, v);
-    out.setValueCount(order.length);
-    return out;
-  }
-
-  static DeviceBuffer upload(Backend backend, int[] values, DeviceStream stream) {
-    DeviceBuffer buffer = backend.allocate(4L * Math.max(1, values.length), stream);
-    try (HostBlock staging = backend.transferMemory().pool().allocate(4L * Math.max(1, values.length))) {
-      for (int i = 0; i < values.length; i++) MemoryUtil.putInt(staging.address() + 4L * i, values[i]);
-      backend.copyHostToDevice(staging.address(), buffer, 0, 4L * values.length, stream);
-      stream.synchronize();
-    }
-    return buffer;
-  }
-
-  static int[] download(Backend backend, DeviceBuffer buffer, int count, DeviceStream stream) {
-    int[] values = new int[count];
-    try (HostBlock staging = backend.transferMemory().pool().allocate(4L * Math.max(1, count))) {
-      backend.copyDeviceToHost(buffer, 0, staging.address(), 4L * count, stream);
-      stream.synchronize();
-      for (int i = 0; i < count; i++) values[i] = MemoryUtil.getInt(staging.address() + 4L * i);
-    }
-    return values;
   }
 }

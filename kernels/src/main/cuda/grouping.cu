@@ -1,0 +1,61 @@
+// A stable counting sort of rows by an int32 id in [0, buckets) (Rui's radix partitioning pass): the shuffle groups
+// rows by partition with it, the device sort composes its digit passes with it. One warp runs per tile of rows: a
+// tile's count of each id is a cell of a bucket-major matrix, whose exclusive scan (scan.cu) gives every (bucket,
+// tile) its first output position, so the order within a bucket is the input order without any atomics. Host twin:
+// io.sparkwarp.kernels.host.HostStableGrouping; orchestration: io.sparkwarp.kernels.cuda.CudaStableGrouping.
+#include "sparkwarp/grid.cuh"
+#include "sparkwarp/warp.cuh"
+
+using namespace sparkwarp;
+
+namespace {
+
+// Calls f(i, id, group_mask) for the rows [t * tile_rows, ...) of tile t, 32 at a time in order, with every lane of
+// the warp converged; dead lanes get i = -1. group_mask: the lanes holding the same id.
+template <typename F>
+__device__ __forceinline__ void for_each_tile_step(const int32_t* ids, int64_t n, int32_t tile_rows, int64_t t, F f) {
+  const int64_t begin = t * tile_rows;
+  const int64_t end = begin + tile_rows < n ? begin + tile_rows : n;
+  for (int64_t base = begin; base < end; base += 32) {
+    const int64_t i = base + lane_id();
+    const bool live = i < end;
+    const int32_t p = live ? ids[i] : -1;
+    const uint32_t group = __match_any_sync(FULL_WARP, p);
+    f(live ? i : -1, p, group);
+    __syncwarp();  // the next step reads what this one wrote
+  }
+}
+
+}  // namespace
+
+// counts[p * tiles + t] = the rows of tile t with id p (counts zeroed before): one warp per tile, no atomics.
+extern "C" __global__ void sw_group_count(const int32_t* ids, int64_t n, int32_t tile_rows, int64_t tiles,
+                                          int32_t* counts) {
+  for_each_warp_tile(tiles, [&](int64_t t) {
+    for_each_tile_step(ids, n, tile_rows, t, [&](int64_t i, int32_t p, uint32_t group) {
+      if (i >= 0 && (group & lanemask_lt()) == 0) counts[p * tiles + t] += __popc(group);
+    });
+  });
+}
+
+// starts[p] = the first output position of bucket p: its tile-0 cell of the scanned matrix.
+extern "C" __global__ void sw_group_starts(const int32_t* positions, int64_t tiles, int32_t buckets,
+                                           int32_t* starts) {
+  for_each_index(buckets, [&](int64_t p) { starts[p] = positions[p * tiles]; });
+}
+
+// out[positions[p * tiles + t]++] = values[i] (i itself where values is null) for the rows i of tile t in input
+// order: rows grouped by id, stably. The values let a radix pass carry the order it refines.
+extern "C" __global__ void sw_group_scatter(const int32_t* ids, int64_t n, int32_t tile_rows, int64_t tiles,
+                                            int32_t* positions, const int32_t* values, int32_t* out) {
+  for_each_warp_tile(tiles, [&](int64_t t) {
+    for_each_tile_step(ids, n, tile_rows, t, [&](int64_t i, int32_t p, uint32_t group) {
+      const int32_t at = i >= 0 ? positions[p * tiles + t] : 0;
+      __syncwarp();  // every lane of the group has read the cell before its first lane moves it on
+      if (i < 0) return;
+      const uint32_t before = group & lanemask_lt();
+      out[at + __popc(before)] = values != nullptr ? values[i] : static_cast<int32_t>(i);
+      if (before == 0) positions[p * tiles + t] = at + __popc(group);
+    });
+  });
+}

@@ -1,0 +1,85 @@
+// Spark's ORDER BY on the device as an LSD radix sort, orchestrated by io.sparkwarp.kernels.sort.DeviceSort: per key
+// column, statistics that tell which digit passes can change the order; then per pass one digit for each row of the
+// current order (sort_keys.cuh), which grouping.cu's stable grouping turns into the next order. Host twin:
+// io.sparkwarp.kernels.host.HostSortPrimitives; launches: io.sparkwarp.kernels.cuda.CudaSortPrimitives.
+#include "sparkwarp/grid.cuh"
+#include "sparkwarp/sort_keys.cuh"
+#include "sparkwarp/warp.cuh"
+
+using namespace sparkwarp;
+
+namespace {
+
+__device__ __forceinline__ bool valid_row(const uint32_t* validity, int64_t i) {
+  return (validity[i >> 5] >> (i & 31)) & 1u;
+}
+
+}  // namespace
+
+// stats[0, 6) (zeroed before) = of one key column's rows [0, n): the OR of every valid row's sortable key (lo, hi)
+// and of its complement (lo, hi), so a bit set in both varies; the longest valid string; the count of nulls.
+// A warp reduces its lanes' parts before one lane adds them in.
+extern "C" __global__ void sw_sort_key_stats(int32_t kind, const uint8_t* data, const uint32_t* validity,
+                                             const int32_t* offsets, int64_t n, unsigned long long* stats) {
+  unsigned long long ones_lo = 0, ones_hi = 0, zeros_lo = 0, zeros_hi = 0, nulls = 0;
+  long long longest = 0;
+  const bool bytes = sort_keys::is_bytes(kind);
+  for_each_index(n, [&](int64_t i) {
+    if (!valid_row(validity, i)) {
+      nulls++;
+    } else if (bytes) {
+      longest = max(longest, static_cast<long long>(offsets[i + 1] - offsets[i]));
+    } else {
+      const sort_keys::Key k = sort_keys::sortable_key(kind, data, i);
+      ones_lo |= k.lo;
+      ones_hi |= k.hi;
+      zeros_lo |= ~k.lo;
+      zeros_hi |= ~k.hi;
+    }
+  });
+  for (int d = 16; d > 0; d >>= 1) {
+    ones_lo |= __shfl_xor_sync(FULL_WARP, ones_lo, d);
+    ones_hi |= __shfl_xor_sync(FULL_WARP, ones_hi, d);
+    zeros_lo |= __shfl_xor_sync(FULL_WARP, zeros_lo, d);
+    zeros_hi |= __shfl_xor_sync(FULL_WARP, zeros_hi, d);
+    nulls += __shfl_xor_sync(FULL_WARP, nulls, d);
+    longest = max(longest, __shfl_xor_sync(FULL_WARP, longest, d));
+  }
+  if (lane_id() == 0) {
+    atomicOr(&stats[0], ones_lo);
+    atomicOr(&stats[1], ones_hi);
+    atomicOr(&stats[2], zeros_lo);
+    atomicOr(&stats[3], zeros_hi);
+    atomicMax(reinterpret_cast<long long*>(&stats[4]), longest);
+    atomicAdd(&stats[5], nulls);
+  }
+}
+
+// digits[j] = digit `position` of row r = order[j] (r = j where order is null), max_digit - digit when descending:
+// byte `position` of a fixed-width key, byte position `position` of a string. A null gets 0: nulls tie in every
+// value pass, so they keep their order until the null pass places them.
+extern "C" __global__ void sw_sort_digits(int32_t kind, const uint8_t* data, const uint32_t* validity,
+                                          const int32_t* offsets, const int32_t* order, int64_t n, int32_t position,
+                                          int32_t descending, int32_t* digits) {
+  const bool bytes = sort_keys::is_bytes(kind);
+  const int32_t top = sort_keys::max_digit(kind);
+  for_each_index(n, [&](int64_t j) {
+    const int64_t r = order != nullptr ? order[j] : j;
+    if (!valid_row(validity, r)) {
+      digits[j] = 0;
+      return;
+    }
+    const int32_t d = bytes ? sort_keys::string_digit(data, offsets, r, position)
+                            : sort_keys::key_digit(sort_keys::sortable_key(kind, data, r), position);
+    digits[j] = descending ? top - d : d;
+  });
+}
+
+// digits[j] = 0 for the rows of order (as above) that sort first by nullness, 1 for the others: the null pass.
+extern "C" __global__ void sw_sort_null_digits(const uint32_t* validity, const int32_t* order, int64_t n,
+                                               int32_t nulls_first, int32_t* digits) {
+  for_each_index(n, [&](int64_t j) {
+    const int64_t r = order != nullptr ? order[j] : j;
+    digits[j] = valid_row(validity, r) == (nulls_first != 0) ? 1 : 0;
+  });
+}

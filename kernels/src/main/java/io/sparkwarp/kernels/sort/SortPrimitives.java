@@ -1,0 +1,95 @@
+package io.sparkwarp.kernels.sort;
+
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+
+/**
+ * The device side of {@link DeviceSort}'s LSD radix sort: statistics of the key columns, one digit per row for each
+ * pass, and the stable grouping of rows by digit that composes the passes. A fixed-width value's digits are the
+ * bytes of its sortable key, an unsigned integer whose unsigned order is Spark's ascending order (signed values with
+ * the sign bit flipped; floats as SQLOrderingUtil orders them: -0.0 as 0.0, every NaN alike and above +Infinity); a
+ * string's or binary's digit at a byte position is that byte + 1, or 0 past its end. CUDA: {@code sort.cu},
+ * {@code sort_keys.cuh}, {@code grouping.cu}. Every method is asynchronous.
+ */
+public interface SortPrimitives {
+  /** int64 words of one key column's statistics. */
+  int STATISTICS_WORDS = 6;
+  /** The position of the pass that orders by nullness alone (2 digits). */
+  int NULLS = -1;
+
+  /**
+   * Writes the statistics of rows [0, rows) of {@code key} into int64 words [at, at + STATISTICS_WORDS) of
+   * {@code stats}, zeroed before: the OR of every valid row's sortable key (low word, high word), the OR of its
+   * complement (low, high), so that a bit set in both varies; the longest valid string or binary in bytes; the
+   * count of nulls.
+   */
+  void keyStatistics(DeviceColumn key, int rows, DeviceBuffer stats, int at, DeviceStream stream);
+
+  /**
+   * digits[j] (int32) = digit {@code position} of row order[j] of {@code key} (row j where {@code order} is null),
+   * for j in [0, rows): byte {@code position} (0: least significant) of a fixed-width value's sortable key, or the
+   * digit of byte position {@code position} of a string or binary; {@code buckets(kind) - 1 - digit} when
+   * descending. A null row gets 0.
+   */
+  void digits(DeviceColumn key, int rows, DeviceBuffer order, int position, boolean ascending, DeviceBuffer digits,
+      DeviceStream stream);
+
+  /** digits[j] = 0 where row order[j] of {@code key} sorts first by nullness (a null when nullsFirst), else 1. */
+  void nullDigits(DeviceColumn key, int rows, DeviceBuffer order, boolean nullsFirst, DeviceBuffer digits,
+      DeviceStream stream);
+
+  /**
+   * out[0, rows) = order[i] (i itself where {@code order} is null) for the i grouped by digits[i] in [0, buckets),
+   * in input order within a digit: one stable pass, composed with the order it refines. {@code out} must not be
+   * {@code order}.
+   */
+  void groupByDigit(DeviceBuffer digits, int rows, int buckets, DeviceBuffer order, DeviceBuffer out,
+      DeviceStream stream);
+
+  /** The digits of a value pass over a column of {@code kind}: 2 for booleans, 257 for strings, 256 otherwise. */
+  static int buckets(DeviceType.Kind kind) {
+    return switch (kind) {
+      case BOOLEAN -> 2;
+      case STRING, BINARY -> 257;
+      default -> 256;
+    };
+  }
+
+  /** The argument checks both backends make before {@link #keyStatistics}. */
+  static void checkStatisticsArguments(DeviceColumn key, int rows, DeviceBuffer stats, int at) {
+    checkRows(key, rows);
+    if (at < 0) throw new IllegalArgumentException("negative statistics word " + at);
+    stats.checkRange(8L * at, 8L * STATISTICS_WORDS);
+  }
+
+  /** The argument checks both backends make before {@link #digits} and {@link #nullDigits}. */
+  static void checkDigitArguments(DeviceColumn key, int rows, DeviceBuffer order, int position, DeviceBuffer digits) {
+    checkRows(key, rows);
+    if (order != null) order.checkRange(0, 4L * rows);
+    digits.checkRange(0, 4L * rows);
+    DeviceType type = key.type();
+    int positions = type.isVariableWidth() ? Integer.MAX_VALUE : type.isBitPacked() ? 1 : type.width();
+    if (position != NULLS && (position < 0 || position >= positions)) {
+      throw new IllegalArgumentException("no digit " + position + " in a " + type + " key");
+    }
+  }
+
+  /** The argument checks both backends make before {@link #groupByDigit}. */
+  static void checkGroupArguments(DeviceBuffer digits, int rows, int buckets, DeviceBuffer order, DeviceBuffer out) {
+    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
+    if (buckets < 1) throw new IllegalArgumentException("buckets " + buckets + " is below 1");
+    if (order == out) throw new IllegalArgumentException("a pass cannot write the order it reads");
+    digits.checkRange(0, 4L * rows);
+    if (order != null) order.checkRange(0, 4L * rows);
+    out.checkRange(0, 4L * rows);
+  }
+
+  private static void checkRows(DeviceColumn key, int rows) {
+    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
+    if (key.rowCount() < rows) {
+      throw new IllegalArgumentException("a key column of " + key.rowCount() + " rows for " + rows + " rows");
+    }
+  }
+}

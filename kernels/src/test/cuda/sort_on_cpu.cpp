@@ -1,0 +1,293 @@
+// sort.cu on the CPU: the key statistics, the digit kernels and the passes composed with grouping.cu's grouping, as
+// io.sparkwarp.kernels.sort.DeviceSort plans and runs them, against std::stable_sort with Spark's ordering written
+// directly: ints with their extremes, doubles with NaN payloads (a negative NaN too), -0.0 and infinities, strings
+// with prefixes, NUL and high bytes, 128-bit decimals, booleans; both directions and null placements, one and two
+// keys, tiles of several lengths. Prints "ok" or the disagreements (exit 1). Run by SortKernelsOnCpuTest.
+#include "warp_emulation.h"
+#include "grouping.cu"
+#include "sort.cu"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace sparkwarp::expr;
+
+int failures = 0;
+
+void expect(bool ok, const std::string& what, long long a, long long b) {
+  if (!ok && failures++ < 10) fprintf(stderr, "FAIL %s (%lld, %lld)\n", what.c_str(), a, b);
+}
+
+// A key column in the device layout: fixed-width values in 8-byte words (so doubles are aligned), or string bytes
+// and int32 offsets; the validity bitmap as 32-bit words.
+struct Column {
+  int32_t kind;
+  int64_t n;
+  std::vector<uint64_t> words;
+  std::vector<uint8_t> bytes;
+  std::vector<int32_t> offsets;
+  std::vector<uint32_t> validity;
+
+  const uint8_t* data() const {
+    return kind == KIND_STRING ? bytes.data() : reinterpret_cast<const uint8_t*>(words.data());
+  }
+  bool valid(int64_t i) const { return (validity[i >> 5] >> (i & 31)) & 1u; }
+  int32_t length(int64_t i) const { return offsets[i + 1] - offsets[i]; }
+  template <typename T>
+  T at(int64_t i) const {
+    return reinterpret_cast<const T*>(words.data())[i];
+  }
+};
+
+struct Key {
+  const Column* column;
+  bool ascending;
+  bool nulls_first;
+};
+
+// n rows, each null with probability `nulls`, else value(i) written by `set`; `width` bytes per value.
+template <typename Set>
+Column fixed(int32_t kind, int64_t n, int width, double nulls, std::mt19937_64& rnd, Set set) {
+  Column c{kind, n, std::vector<uint64_t>((n * width + 7) / 8 + 1), {}, {}, std::vector<uint32_t>(n / 32 + 1, 0)};
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int64_t i = 0; i < n; i++) {
+    if (u(rnd) >= nulls) c.validity[i >> 5] |= 1u << (i & 31);
+    set(reinterpret_cast<uint8_t*>(c.words.data()), i);  // nulls get a value too: the kernels must ignore it
+  }
+  return c;
+}
+
+template <typename T>
+T pick(const std::vector<T>& pool, std::mt19937_64& rnd) {
+  return pool[rnd() % pool.size()];
+}
+
+Column ints(int64_t n, double nulls, std::mt19937_64& rnd) {
+  const std::vector<int32_t> pool = {INT32_MIN, INT32_MAX, -1, 0, 1, 255, 256, -256, 65536, -65537};
+  return fixed(KIND_INT, n, 4, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    reinterpret_cast<int32_t*>(d)[i] = rnd() % 2 ? pick(pool, rnd) : static_cast<int32_t>(rnd());
+  });
+}
+
+double bits_to_double(uint64_t bits) {
+  double d;
+  memcpy(&d, &bits, 8);
+  return d;
+}
+
+Column doubles(int64_t n, double nulls, std::mt19937_64& rnd) {
+  const std::vector<double> pool = {NAN, bits_to_double(0x7ff8000000000001ull), bits_to_double(0xfff8000000000000ull),
+                                    bits_to_double(0x7ff0000000000001ull), -0.0, 0.0, INFINITY, -INFINITY, 1.0, -1.0,
+                                    4.9e-324, -4.9e-324, 1.7976931348623157e308, -1.7976931348623157e308};
+  std::normal_distribution<double> g(0, 1e6);
+  return fixed(KIND_DOUBLE, n, 8, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    reinterpret_cast<double*>(d)[i] = rnd() % 2 ? pick(pool, rnd) : std::round(g(rnd));
+  });
+}
+
+Column decimals(int64_t n, double nulls, std::mt19937_64& rnd) {
+  const __int128 ten19 = static_cast<__int128>(10000000000000000000ull);
+  const std::vector<__int128> pool = {0, -1, 1, ten19 * ten19 - 1, -(ten19 * ten19 - 1), ten19, -ten19,
+                                      static_cast<__int128>(INT64_MAX) + 1, static_cast<__int128>(INT64_MIN) - 1};
+  return fixed(KIND_DECIMAL128, n, 16, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    const __int128 v = rnd() % 2 ? pick(pool, rnd) : static_cast<__int128>(static_cast<int64_t>(rnd())) * 1000;
+    memcpy(d + 16 * i, &v, 16);  // little-endian, as Arrow
+  });
+}
+
+Column booleans(int64_t n, double nulls, std::mt19937_64& rnd) {
+  return fixed(KIND_BOOLEAN, n, 1, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    if (rnd() % 2) d[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+  });
+}
+
+// Up to max_length bytes from a small alphabet, so prefixes are common: NUL, ASCII, and bytes above 0x7f.
+Column strings(int64_t n, double nulls, int max_length, std::mt19937_64& rnd) {
+  const std::vector<uint8_t> alphabet = {0x00, 'a', 'b', 'Z', 0x7f, 0x80, 0xc3, 0xff};
+  Column c{KIND_STRING, n, {}, {}, {0}, std::vector<uint32_t>(n / 32 + 1, 0)};
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int64_t i = 0; i < n; i++) {
+    if (u(rnd) >= nulls) c.validity[i >> 5] |= 1u << (i & 31);
+    const int length = static_cast<int>(rnd() % (max_length + 1));
+    for (int k = 0; k < length; k++) c.bytes.push_back(pick(alphabet, rnd));
+    c.offsets.push_back(static_cast<int32_t>(c.bytes.size()));
+  }
+  c.bytes.shrink_to_fit();  // the sanitizer then catches a read past the last string
+  return c;
+}
+
+// Spark's ordering of two valid values: SQLOrderingUtil for doubles, unsigned bytes for strings.
+int compare_values(const Column& c, int64_t a, int64_t b) {
+  auto three_way = [](auto x, auto y) { return x < y ? -1 : x > y ? 1 : 0; };
+  switch (c.kind) {
+    case KIND_BOOLEAN: return three_way((c.data()[a >> 3] >> (a & 7)) & 1, (c.data()[b >> 3] >> (b & 7)) & 1);
+    case KIND_INT: return three_way(c.at<int32_t>(a), c.at<int32_t>(b));
+    case KIND_DOUBLE: {
+      const double x = c.at<double>(a), y = c.at<double>(b);
+      if (x == y) return 0;  // -0.0 == 0.0
+      const bool nan_x = x != x, nan_y = y != y;
+      if (nan_x || nan_y) return nan_x == nan_y ? 0 : nan_x ? 1 : -1;  // NaN equals NaN, above everything
+      return x < y ? -1 : 1;
+    }
+    case KIND_DECIMAL128: {
+      __int128 x, y;
+      memcpy(&x, c.data() + 16 * a, 16);
+      memcpy(&y, c.data() + 16 * b, 16);
+      return three_way(x, y);
+    }
+    default: {  // KIND_STRING
+      const int32_t la = c.length(a), lb = c.length(b);
+      const int m = memcmp(c.bytes.data() + c.offsets[a], c.bytes.data() + c.offsets[b], std::min(la, lb));
+      return m != 0 ? three_way(m, 0) : three_way(la, lb);
+    }
+  }
+}
+
+bool less_than(const std::vector<Key>& keys, int64_t a, int64_t b) {
+  for (const Key& k : keys) {
+    const Column& c = *k.column;
+    const bool null_a = !c.valid(a), null_b = !c.valid(b);
+    int r;
+    if (null_a || null_b) {
+      r = null_a && null_b ? 0 : (null_a == k.nulls_first ? -1 : 1);
+    } else {
+      r = compare_values(c, a, b);
+      if (!k.ascending) r = -r;
+    }
+    if (r != 0) return r < 0;
+  }
+  return false;
+}
+
+struct Pass {
+  Key key;
+  int32_t position;  // -1: the null pass
+  int32_t buckets;
+};
+
+int32_t buckets_of(int32_t kind) { return kind == KIND_BOOLEAN ? 2 : kind == KIND_STRING ? 257 : 256; }
+int32_t key_bytes(int32_t kind) {
+  return kind == KIND_BOOLEAN ? 1 : kind == KIND_INT ? 4 : kind == KIND_DECIMAL128 ? 16 : 8;
+}
+
+// DeviceSort's plan from the statistics kernel, whose null count and longest string are checked on the way.
+std::vector<Pass> plan(const std::vector<Key>& keys, int64_t n) {
+  std::vector<Pass> passes;
+  for (int k = static_cast<int>(keys.size()) - 1; k >= 0; k--) {
+    const Column& c = *keys[k].column;
+    std::vector<unsigned long long> stats(6, 0);
+    launch(2, 64, [&] { sw_sort_key_stats(c.kind, c.data(), c.validity.data(), c.offsets.data(), n, stats.data()); });
+    long long nulls = 0, longest = 0;
+    for (int64_t i = 0; i < n; i++) {
+      if (!c.valid(i)) nulls++;
+      else if (c.kind == KIND_STRING) longest = std::max<long long>(longest, c.length(i));
+    }
+    expect(static_cast<long long>(stats[5]) == nulls, "null count", stats[5], nulls);
+    expect(static_cast<long long>(stats[4]) == longest, "longest string", stats[4], longest);
+    if (c.kind == KIND_STRING) {
+      for (int32_t p = static_cast<int32_t>(stats[4]) - 1; p >= 0; p--) passes.push_back({keys[k], p, 257});
+    } else {
+      for (int32_t b = 0; b < key_bytes(c.kind); b++) {
+        const uint64_t varying = b < 8 ? stats[0] & stats[2] : stats[1] & stats[3];
+        if ((varying >> (8 * (b & 7))) & 0xffu) passes.push_back({keys[k], b, buckets_of(c.kind)});
+      }
+    }
+    if (nulls > 0 && nulls < n) passes.push_back({keys[k], -1, 2});
+  }
+  if (passes.empty()) passes.push_back({keys[0], -1, 2});
+  return passes;
+}
+
+// One stable grouping of `values` (row indices where null) by digits: count, the scan scan.cu does, scatter.
+void group(const std::vector<int32_t>& digits, int64_t n, int32_t buckets, const int32_t* values, int32_t tile_rows,
+           std::vector<int32_t>& out) {
+  const int64_t tiles = (n + tile_rows - 1) / tile_rows;
+  std::vector<int32_t> positions(tiles * buckets + 1, 0);
+  launch(2, 64, [&] { sw_group_count(digits.data(), n, tile_rows, tiles, positions.data()); });
+  int32_t sum = 0;
+  for (auto& p : positions) {
+    const int32_t count = p;
+    p = sum;
+    sum += count;
+  }
+  launch(2, 64, [&] { sw_group_scatter(digits.data(), n, tile_rows, tiles, positions.data(), values, out.data()); });
+}
+
+// The order DeviceSort computes, through the kernels.
+std::vector<int32_t> device_order(const std::vector<Key>& keys, int64_t n, int32_t tile_rows) {
+  std::vector<int32_t> order, next(n), digits(n);
+  if (n == 0) return order;
+  for (const Pass& pass : plan(keys, n)) {
+    const Column& c = *pass.key.column;
+    const int32_t* current = order.empty() ? nullptr : order.data();
+    if (pass.position < 0) {
+      launch(2, 64, [&] { sw_sort_null_digits(c.validity.data(), current, n, pass.key.nulls_first, digits.data()); });
+    } else {
+      launch(2, 64, [&] {
+        sw_sort_digits(c.kind, c.data(), c.validity.data(), c.offsets.data(), current, n, pass.position,
+                       !pass.key.ascending, digits.data());
+      });
+    }
+    for (int64_t j = 0; j < n; j++) {
+      expect(digits[j] >= 0 && digits[j] < pass.buckets, "digit in range", digits[j], pass.buckets);
+    }
+    group(digits, n, pass.buckets, current, tile_rows, next);
+    order.swap(next);
+    next.resize(n);
+  }
+  return order;
+}
+
+void sorts_like_spark(const std::string& what, const std::vector<Key>& keys, int64_t n, int32_t tile_rows) {
+  std::vector<int32_t> expected(n);
+  for (int64_t i = 0; i < n; i++) expected[i] = static_cast<int32_t>(i);
+  std::stable_sort(expected.begin(), expected.end(), [&](int32_t a, int32_t b) { return less_than(keys, a, b); });
+  const std::vector<int32_t> actual = device_order(keys, n, tile_rows);
+  expect(static_cast<int64_t>(actual.size()) == n, what + ": rows", actual.size(), n);
+  for (int64_t j = 0; j < n && j < static_cast<int64_t>(actual.size()); j++) {
+    if (actual[j] != expected[j]) {
+      expect(false, what + ": row at " + std::to_string(j), actual[j], expected[j]);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+int main() {
+  std::mt19937_64 rnd(2026);
+  for (int64_t n : {0, 1, 40, 700}) {
+    const double nulls = n == 40 ? 1.0 : 0.2;  // 40 rows: only nulls, every pass left out
+    const std::vector<Column> columns = {ints(n, nulls, rnd), doubles(n, nulls, rnd), strings(n, nulls, 5, rnd),
+                                         decimals(n, nulls, rnd), booleans(n, nulls, rnd)};
+    const char* names[] = {"ints", "doubles", "strings", "decimal128", "booleans"};
+    for (size_t c = 0; c < columns.size(); c++) {
+      for (bool ascending : {true, false}) {
+        for (bool nulls_first : {true, false}) {
+          const std::string what = std::to_string(n) + " " + names[c] + (ascending ? " asc" : " desc") +
+                                   (nulls_first ? " nulls first" : " nulls last");
+          sorts_like_spark(what, {{&columns[c], ascending, nulls_first}}, n, 64);
+        }
+      }
+    }
+  }
+  // ties broken by a second key; no nulls in the first, so its null pass is left out
+  for (int64_t n : {33, 2000}) {
+    const Column few = strings(n, 0.0, 2, rnd);
+    const Column second = doubles(n, 0.3, rnd);
+    const Column third = ints(n, 0.1, rnd);
+    for (int32_t tile_rows : {32, 96, 1024}) {
+      sorts_like_spark(std::to_string(n) + " strings desc, doubles asc", {{&few, false, true}, {&second, true, false}},
+                       n, tile_rows);
+      sorts_like_spark(std::to_string(n) + " doubles desc, ints desc, strings asc",
+                       {{&second, false, false}, {&third, false, true}, {&few, true, false}}, n, tile_rows);
+    }
+  }
+  if (failures) return 1;
+  printf("ok\n");
+}

@@ -1,0 +1,148 @@
+package io.sparkwarp.kernels.sort;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowDownload;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.testing.RandomVectors;
+import io.sparkwarp.kernels.testing.RowIds;
+import io.sparkwarp.kernels.testing.VectorAssertions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/** Random sort inputs and Spark's ordering written directly as a Comparator: the reference of the sort tests. */
+final class SortTesting {
+  private SortTesting() {}
+
+  /** Every device type, decimals of both widths (a 128-bit one at the largest precision too). */
+  static List<DeviceType> types() {
+    List<DeviceType> types = new ArrayList<>(List.of(RandomVectors.allTypes()));
+    types.add(DeviceType.decimal(30, 4));
+    types.add(DeviceType.decimal(38, 10));
+    return types;
+  }
+
+  /**
+   * A random column with ties: values drawn from a few (or, at random, up to {@code rows}) distinct random values of
+   * RandomVectors (NaN, -0.0, extremes, multi-byte strings), short strings so that prefixes are common; no nulls, a
+   * few, half or only nulls.
+   */
+  static FieldVector randomKeyColumn(DeviceType type, int rows, Random rnd, BufferAllocator allocator) {
+    int[] distinctChoices = {1, 3, 20, Math.max(1, rows)};
+    int distinct = distinctChoices[rnd.nextInt(distinctChoices.length)];
+    double[] nullFractions = {0, 0.1, 0.5, 1};
+    double nulls = nullFractions[rnd.nextInt(nullFractions.length)];
+    int maxStringBytes = rnd.nextBoolean() ? 3 : 12;
+    try (FieldVector values = RandomVectors.random(type, distinct, nulls, maxStringBytes, rnd, allocator)) {
+      return RowIds.reorder(values, IntStream.range(0, rows).map(i -> rnd.nextInt(distinct)).toArray());
+    }
+  }
+
+  /** Random keys over {@code columns}: one to {@code maxKeys} of them, random directions and null placements. */
+  static List<SortKey> randomKeys(int columns, int maxKeys, Random rnd) {
+    List<SortKey> keys = new ArrayList<>();
+    int count = 1 + rnd.nextInt(maxKeys);
+    for (int k = 0; k < count; k++) keys.add(new SortKey(rnd.nextInt(columns), rnd.nextBoolean(), rnd.nextBoolean()));
+    return keys;
+  }
+
+  /** The row indices of {@code columns} sorted by {@code keys} with Spark's ordering, stably (List.sort is). */
+  static int[] expectedOrder(List<FieldVector> columns, List<SortKey> keys, int rows) {
+    List<Integer> order = new ArrayList<>(IntStream.range(0, rows).boxed().toList());
+    order.sort(comparator(columns, keys));
+    return order.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** Spark's SortOrder over the rows of {@code columns}, the first key most significant. */
+  static Comparator<Integer> comparator(List<FieldVector> columns, List<SortKey> keys) {
+    return (a, b) -> {
+      for (SortKey key : keys) {
+        int c = compare(columns.get(key.column()), key, a, b);
+        if (c != 0) return c;
+      }
+      return 0;
+    };
+  }
+
+  /** Nulls placed by nullsFirst alone; values in the key's direction. */
+  private static int compare(FieldVector v, SortKey key, int a, int b) {
+    boolean nullA = v.isNull(a);
+    boolean nullB = v.isNull(b);
+    if (nullA || nullB) {
+      if (nullA && nullB) return 0;
+      return nullA == key.nullsFirst() ? -1 : 1;
+    }
+    int c = compareValues(v, a, b);
+    return key.ascending() ? c : -c;
+  }
+
+  /**
+   * Spark's ordering of two valid values: booleans false first; integers, dates and timestamps signed; decimals by
+   * value; floats as SQLOrderingUtil.compareFloats/compareDoubles; strings and binaries as unsigned bytes.
+   */
+  private static int compareValues(FieldVector v, int a, int b) {
+    if (v instanceof BitVector bits) return Integer.compare(bits.get(a), bits.get(b));
+    if (v instanceof Float4Vector f) return f.get(a) == f.get(b) ? 0 : Float.compare(f.get(a), f.get(b));
+    if (v instanceof Float8Vector d) return d.get(a) == d.get(b) ? 0 : Double.compare(d.get(a), d.get(b));
+    if (v instanceof DecimalVector d) return d.getObject(a).compareTo(d.getObject(b));
+    if (v instanceof TimeStampVector t) return Long.compare(t.get(a), t.get(b));
+    if (v instanceof DateDayVector d) return Integer.compare(d.get(a), d.get(b));
+    if (v instanceof BaseIntVector i) return Long.compare(i.getValueAsLong(a), i.getValueAsLong(b));
+    if (v instanceof VarCharVector s) return Arrays.compareUnsigned(s.get(a), s.get(b));
+    if (v instanceof VarBinaryVector s) return Arrays.compareUnsigned(s.get(a), s.get(b));
+    throw new IllegalArgumentException("no ordering for " + v.getField());
+  }
+
+  /** "col 3 (string) desc nulls first, ..." for failure messages. */
+  static String describe(List<FieldVector> columns, List<SortKey> keys) {
+    return keys.stream().map(k -> "col " + k.column() + " (" + columns.get(k.column()).getField().getType() + ") "
+        + (k.ascending() ? "asc" : "desc") + " nulls " + (k.nullsFirst() ? "first" : "last")).toList().toString();
+  }
+
+  static List<String> names(List<FieldVector> columns) {
+    return columns.stream().map(FieldVector::getName).toList();
+  }
+
+  /** The order of {@code batch} by {@code keys} on {@code backend}, read back. */
+  static int[] order(Backend backend, DeviceBatch batch, List<SortKey> keys, DeviceStream stream) {
+    try (DeviceBuffer order = DeviceSort.order(backend, batch, keys, stream)) {
+      return RowIds.download(backend, order, batch.rowCount(), stream);
+    }
+  }
+
+  /** Asserts that the rows of {@code actual} (closed here) are rows {@code rows} of {@code input}, column by column. */
+  static void assertRows(List<FieldVector> input, int[] rows, Backend backend, DeviceBatch actual,
+      BufferAllocator allocator, DeviceStream stream, String what) {
+    List<FieldVector> downloaded;
+    try (actual; ArrowDownload download = ArrowDownload.begin(backend, actual, names(input), allocator, stream)) {
+      downloaded = download.complete();
+    }
+    try {
+      for (int c = 0; c < input.size(); c++) {
+        try (FieldVector expected = RowIds.reorder(input.get(c), rows)) {
+          VectorAssertions.assertVectorEquals(expected, downloaded.get(c), what + ", column " + c);
+        }
+      }
+    } finally {
+      Closeables.closeAll(downloaded);
+    }
+  }
+}
