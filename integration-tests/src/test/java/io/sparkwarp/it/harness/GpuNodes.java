@@ -26,6 +26,8 @@ public final class GpuNodes {
   public static final String HASH_AGGREGATE = "GpuHashAggregateExec";
   /** Spark's ShuffleExchangeExec over a GPU stage: partitioned on the host after one download, shuffled columnar. */
   public static final String SHUFFLE_EXCHANGE = "GpuShuffleExchangeExec";
+  /** Each partition's top N on the GPU, under Spark's TakeOrderedAndProjectExec. */
+  public static final String TOP_N = "GpuTopNExec";
 
   private GpuNodes() {}
 }

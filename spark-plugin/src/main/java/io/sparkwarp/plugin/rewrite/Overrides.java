@@ -6,6 +6,7 @@ import org.apache.spark.sql.execution.FileSourceScanExec;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.TakeOrderedAndProjectExec;
 import org.apache.spark.sql.execution.UnionExec;
 import org.apache.spark.sql.execution.aggregate.HashAggregateExec;
 import org.apache.spark.sql.execution.aggregate.ObjectHashAggregateExec;
@@ -57,7 +58,10 @@ public final class Overrides {
           + "the GPU", (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(SortAggregateExec.class))),
       new ExecRule(ShuffleExchangeExec.class, "GpuShuffleExchangeExec, a GPU stage's output partitioned by Spark's "
           + "hash and shuffled as columnar slices, read back as large host Arrow batches", (plan, ctx) ->
-          new ShuffleExchangeMeta((ShuffleExchangeExec) plan, ctx, ruleFor(ShuffleExchangeExec.class))));
+          new ShuffleExchangeMeta((ShuffleExchangeExec) plan, ctx, ruleFor(ShuffleExchangeExec.class))),
+      new ExecRule(TakeOrderedAndProjectExec.class, "GpuTopNExec under Spark's operator, each partition of a GPU "
+          + "input cut to its top N rows on the GPU so only those are downloaded", (plan, ctx) ->
+          new TopNMeta((TakeOrderedAndProjectExec) plan, ctx, ruleFor(TakeOrderedAndProjectExec.class))));
 
   private Overrides() {}
 

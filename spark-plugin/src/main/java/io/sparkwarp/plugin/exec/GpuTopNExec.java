@@ -1,0 +1,141 @@
+package io.sparkwarp.plugin.exec;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.batch.BatchConcatenator;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.sort.DeviceSort;
+import io.sparkwarp.kernels.sort.SortKey;
+import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Each partition cut to its first {@code limit} rows in a sort order, on the GPU, under Spark's
+ * TakeOrderedAndProjectExec: every batch is sorted on the device with the best rows so far and only those are kept,
+ * so N rows per partition leave the device instead of all of them. Spark's operator above takes its own top N of
+ * those rows and merges the partitions, as it would have from the full input. Ties at the cut are broken by input
+ * order, which Spark leaves unspecified too.
+ */
+public final class GpuTopNExec extends UnaryExec implements GpuExec {
+  private final int limit;
+  private final Seq<SortOrder> sortOrder;
+
+  public GpuTopNExec(int limit, Seq<SortOrder> sortOrder, SparkPlan child) {
+    super(child, GpuMetrics.operator(child.sparkContext()));
+    this.limit = limit;
+    this.sortOrder = sortOrder;
+  }
+
+  /** The device sort keys of {@code sortOrder} over {@code input}: attributes of it, as the meta checked. */
+  static List<SortKey> keys(Seq<SortOrder> sortOrder, List<Attribute> input) {
+    List<SortKey> keys = new ArrayList<>();
+    for (SortOrder order : CollectionConverters.asJava(sortOrder)) {
+      int column = indexOf(input, order.child());
+      if (column < 0) throw new IllegalArgumentException("sort key " + order.child() + " is not a column of the input");
+      keys.add(new SortKey(column, order.isAscending(), order.nullOrdering() == NullsFirst$.MODULE$));
+    }
+    return keys;
+  }
+
+  /** The position of {@code e} among the input's columns when it is one of them, else -1. */
+  public static int indexOf(List<Attribute> input, org.apache.spark.sql.catalyst.expressions.Expression e) {
+    if (!(e instanceof Attribute a)) return -1;
+    for (int i = 0; i < input.size(); i++) {
+      if (input.get(i).exprId().equals(a.exprId())) return i;
+    }
+    return -1;
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    List<Attribute> output = new ArrayList<>(CollectionConverters.asJava(child.output()));
+    List<SortKey> keys = keys(sortOrder, output);
+    int n = limit;
+    SQLMetric rows = metric(GpuMetrics.OUTPUT_ROWS);
+    SQLMetric batches = metric(GpuMetrics.OUTPUT_BATCHES);
+    SQLMetric time = metric(GpuMetrics.GPU_TIME);
+    return Partitions.map(child.executeColumnar(), input -> new TopN(input, keys, n, output, rows, batches, time));
+  }
+
+  /** One partition's top rows: every batch sorted with the best so far on the device, the first n kept. */
+  private static final class TopN extends LazyBatchIterator {
+    private final java.util.Iterator<ColumnarBatch> input;
+    private final List<SortKey> keys;
+    private final int n;
+    private final List<Attribute> output;
+    private final SQLMetric rows;
+    private final SQLMetric batches;
+    private final SQLMetric time;
+    private boolean done;
+
+    TopN(java.util.Iterator<ColumnarBatch> input, List<SortKey> keys, int n, List<Attribute> output, SQLMetric rows,
+        SQLMetric batches, SQLMetric time) {
+      this.input = input;
+      this.keys = keys;
+      this.n = n;
+      this.output = output;
+      this.rows = rows;
+      this.batches = batches;
+      this.time = time;
+    }
+
+    @Override
+    protected ColumnarBatch computeNext() {
+      if (done) return null;
+      done = true;
+      TaskGpu gpu = TaskGpu.get();
+      Backend backend = gpu.backend();
+      DeviceBatch best = null;
+      try {
+        while (input.hasNext()) {
+          try (DeviceBatch batch = DeviceBatches.unwrap(input.next())) {
+            long start = System.nanoTime();
+            DeviceBatch candidates = best;
+            best = null;
+            if (candidates == null) {
+              best = DeviceSort.top(backend, batch, keys, n, gpu.stream());
+            } else {
+              try (candidates; DeviceBatch both = BatchConcatenator.concat(backend, List.of(candidates, batch),
+                  gpu.stream())) {
+                best = DeviceSort.top(backend, both, keys, n, gpu.stream());
+              }
+            }
+            gpu.stream().synchronize();  // the inputs are freed next
+            time.add(System.nanoTime() - start);
+          }
+        }
+      } catch (RuntimeException e) {
+        if (best != null) best.close();
+        throw e;
+      }
+      if (best == null) return null;
+      rows.add(best.rowCount());
+      batches.add(1);
+      return DeviceBatches.wrap(best, output);
+    }
+  }
+
+  @Override
+  public Seq<SortOrder> outputOrdering() {
+    return sortOrder;
+  }
+
+  @Override
+  public UnaryExec withChild(SparkPlan newChild) {
+    return new GpuTopNExec(limit, sortOrder, newChild);
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {limit, sortOrder, child};
+  }
+}
