@@ -18,7 +18,7 @@ final class HostPartitionPrimitives implements PartitionPrimitives {
     for (int i = 0; i < rows; i++) MemoryUtil.putInt(out + 4L * i, SparkMurmur3.SEED);
     for (DeviceColumn key : keys) {
       for (int i = 0; i < rows; i++) {
-        if (bit(key.validity().address(), i)) {
+        if (HostBatchPrimitives.getBit(key.validity().address(), i)) {
           long at = out + 4L * i;
           MemoryUtil.putInt(at, hash(key, i, MemoryUtil.getInt(at)));
         }
@@ -35,7 +35,7 @@ final class HostPartitionPrimitives implements PartitionPrimitives {
   private static int hash(DeviceColumn column, int i, int seed) {
     long data = column.data().address();
     return switch (column.type().kind()) {
-      case BOOLEAN -> SparkMurmur3.hashInt(bit(data, i) ? 1 : 0, seed);
+      case BOOLEAN -> SparkMurmur3.hashInt(HostBatchPrimitives.getBit(data, i) ? 1 : 0, seed);
       case BYTE -> SparkMurmur3.hashInt(MemoryUtil.getByte(data + i), seed);
       case SHORT -> SparkMurmur3.hashInt(MemoryUtil.getShort(data + 2L * i), seed);
       case INT, DATE -> SparkMurmur3.hashInt(MemoryUtil.getInt(data + 4L * i), seed);
@@ -61,7 +61,4 @@ final class HostPartitionPrimitives implements PartitionPrimitives {
     return HostStableGrouping.group(ids, rows, numPartitions, null, order);
   }
 
-  private static boolean bit(long bitmap, int i) {
-    return ((MemoryUtil.getByte(bitmap + (i >>> 3)) >> (i & 7)) & 1) != 0;
-  }
 }

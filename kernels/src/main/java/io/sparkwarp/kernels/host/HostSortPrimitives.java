@@ -17,7 +17,7 @@ final class HostSortPrimitives implements SortPrimitives {
     long data = key.data().address();
     long[] words = new long[STATISTICS_WORDS];
     for (int i = 0; i < rows; i++) {
-      if (!bit(validity, i)) {
+      if (!HostBatchPrimitives.getBit(validity, i)) {
         words[5]++;
       } else if (key.type().isVariableWidth()) {
         words[4] = Math.max(words[4], length(key, i));
@@ -48,7 +48,7 @@ final class HostSortPrimitives implements SortPrimitives {
     for (int j = 0; j < rows; j++) {
       int r = row(order, j);
       int d = 0;
-      if (bit(validity, r)) {
+      if (HostBatchPrimitives.getBit(validity, r)) {
         d = key.type().isVariableWidth() ? stringDigit(key, r, position) : keyDigit(kind, data, r, position);
         if (!ascending) d = top - d;
       }
@@ -62,7 +62,8 @@ final class HostSortPrimitives implements SortPrimitives {
     SortPrimitives.checkDigitArguments(key, rows, order, NULLS, digits);
     long validity = key.validity().address();
     for (int j = 0; j < rows; j++) {
-      MemoryUtil.putInt(digits.address() + 4L * j, bit(validity, row(order, j)) == nullsFirst ? 1 : 0);
+      boolean valid = HostBatchPrimitives.getBit(validity, row(order, j));
+      MemoryUtil.putInt(digits.address() + 4L * j, valid == nullsFirst ? 1 : 0);
     }
   }
 
@@ -87,7 +88,7 @@ final class HostSortPrimitives implements SortPrimitives {
   /** The low word of row i's sortable key: sort_keys.cuh's sortable_key, signed values with the sign bit flipped. */
   private static long keyLow(DeviceType.Kind kind, long data, int i) {
     return switch (kind) {
-      case BOOLEAN -> bit(data, i) ? 1 : 0;
+      case BOOLEAN -> HostBatchPrimitives.getBit(data, i) ? 1 : 0;
       case BYTE -> (MemoryUtil.getByte(data + i) & 0xFF) ^ 0x80;
       case SHORT -> (MemoryUtil.getShort(data + 2L * i) & 0xFFFF) ^ 0x8000;
       case INT, DATE -> (MemoryUtil.getInt(data + 4L * i) & 0xFFFFFFFFL) ^ 0x80000000L;
@@ -127,9 +128,5 @@ final class HostSortPrimitives implements SortPrimitives {
   private static int length(DeviceColumn key, int i) {
     long offsets = key.offsets().address();
     return MemoryUtil.getInt(offsets + 4L * i + 4) - MemoryUtil.getInt(offsets + 4L * i);
-  }
-
-  private static boolean bit(long bitmap, int i) {
-    return ((MemoryUtil.getByte(bitmap + (i >>> 3)) >> (i & 7)) & 1) != 0;
   }
 }

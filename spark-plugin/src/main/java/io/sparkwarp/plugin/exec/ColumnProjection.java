@@ -14,7 +14,6 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Alias$;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 
@@ -41,19 +40,14 @@ public final class ColumnProjection {
     int[] columns = new int[expressions.size()];
     List<NamedExpression> toCompute = new ArrayList<>();
     for (int i = 0; i < expressions.size(); i++) {
-      columns[i] = expressions.get(i) instanceof AttributeReference a ? position(a, input) : -1;
+      // a column of the batch passes through; anything else is computed (the compiler says why it cannot be)
+      columns[i] = InputColumns.indexOf(input, expressions.get(i));
       if (columns[i] < 0) toCompute.add(alias(expressions.get(i), "c" + i));
     }
     return new ColumnProjection(columns, toCompute.isEmpty() ? null
         : ExpressionCompiler.compileProjection(toCompute, input, settings));
   }
 
-  private static int position(AttributeReference a, List<Attribute> input) {
-    for (int i = 0; i < input.size(); i++) {
-      if (input.get(i).exprId().equals(a.exprId())) return i;
-    }
-    return -1;  // not the batch's own column: computed, and the compiler says why it cannot be
-  }
 
   private static Alias alias(Expression e, String name) {
     Alias$ a = Alias$.MODULE$;

@@ -39,21 +39,13 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
   static List<SortKey> keys(Seq<SortOrder> sortOrder, List<Attribute> input) {
     List<SortKey> keys = new ArrayList<>();
     for (SortOrder order : CollectionConverters.asJava(sortOrder)) {
-      int column = indexOf(input, order.child());
+      int column = InputColumns.indexOf(input, order.child());
       if (column < 0) throw new IllegalArgumentException("sort key " + order.child() + " is not a column of the input");
       keys.add(new SortKey(column, order.isAscending(), order.nullOrdering() == NullsFirst$.MODULE$));
     }
     return keys;
   }
 
-  /** The position of {@code e} among the input's columns when it is one of them, else -1. */
-  public static int indexOf(List<Attribute> input, org.apache.spark.sql.catalyst.expressions.Expression e) {
-    if (!(e instanceof Attribute a)) return -1;
-    for (int i = 0; i < input.size(); i++) {
-      if (input.get(i).exprId().equals(a.exprId())) return i;
-    }
-    return -1;
-  }
 
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {

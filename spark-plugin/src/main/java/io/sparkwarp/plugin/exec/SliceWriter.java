@@ -57,7 +57,7 @@ final class SliceWriter implements Serializable {
     }
     List<Attribute> columns = CollectionConverters.asJava(output);
     for (Expression key : CollectionConverters.asJava(hash.expressions())) {
-      if (!(key instanceof Attribute a) || indexOf(columns, a) < 0) {
+      if (InputColumns.indexOf(columns, key) < 0) {
         return Optional.of("hash key " + key.sql() + " is not a column of the input");
       }
       if (!SparkHashPartitioner.supports(key.dataType())) {
@@ -75,16 +75,10 @@ final class SliceWriter implements Serializable {
     if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, 1, metrics);
     List<Attribute> columns = CollectionConverters.asJava(output);
     List<Expression> keys = CollectionConverters.asJava(hash.expressions());
-    int[] positions = keys.stream().mapToInt(k -> indexOf(columns, (Attribute) k)).toArray();
+    int[] positions = keys.stream().mapToInt(k -> InputColumns.indexOf(columns, k)).toArray();
     return new SliceWriter(names, positions, hash.numPartitions(), metrics);
   }
 
-  private static int indexOf(List<Attribute> columns, Attribute a) {
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).exprId().equals(a.exprId())) return i;
-    }
-    return -1;
-  }
 
   /** The shuffle records of one map task's batches. */
   Iterator<Product2<Object, Object>> records(Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches) {
@@ -126,8 +120,9 @@ final class SliceWriter implements Serializable {
       int n = host.rows();
       if (n == 0) return;
       List<FieldVector> columns = host.vectors();
-      for (int p = 0; p + 1 < starts.length; p++) {
-        if (starts[p + 1] > starts[p]) out.add(new Tuple2<>(p, ColumnarSlices.range(columns, starts[p], starts[p + 1])));
+      byte[][] slices = ColumnarSlices.ranges(columns, starts);
+      for (int p = 0; p < slices.length; p++) {
+        if (slices[p] != null) out.add(new Tuple2<>(p, slices[p]));
       }
       metrics.rows().add(n);
       metrics.dataSize().add(unsafeRowBytes(columns, n));

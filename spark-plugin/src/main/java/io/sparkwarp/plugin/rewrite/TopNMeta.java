@@ -2,6 +2,7 @@ package io.sparkwarp.plugin.rewrite;
 
 import io.sparkwarp.plugin.exec.GpuToHostExec;
 import io.sparkwarp.plugin.exec.GpuTopNExec;
+import io.sparkwarp.plugin.exec.InputColumns;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -39,7 +40,7 @@ final class TopNMeta extends ExecMeta {
     }
     List<Attribute> input = CollectionConverters.asJava(topN.child().output());
     for (SortOrder order : CollectionConverters.asJava(topN.sortOrder())) {
-      if (GpuTopNExec.indexOf(input, order.child()) < 0) {
+      if (InputColumns.indexOf(input, order.child()) < 0) {
         willNotWorkOnGpu("sort key " + order.child().sql() + " is not a column of the input");
       } else if (order.dataType() instanceof StringType s && !s.isUTF8BinaryCollation()) {
         willNotWorkOnGpu("sort key " + order.child().sql() + " has collation " + s.collationName()

@@ -49,8 +49,29 @@ public final class ColumnarSlices {
   /** The slice of rows [from, to). columns: Arrow vectors of equal value count >= to. */
   public static byte[] range(List<FieldVector> columns, int from, int to) {
     if (from < 0 || to < from) throw new IllegalArgumentException("rows [" + from + ", " + to + ") are no range");
+    return range(columns, kinds(columns, to), from, to);
+  }
+
+  /**
+   * The slices of the runs [starts[p], starts[p + 1]) (a batch the device grouped by partition), null for an empty
+   * run; the columns' layouts are checked once.
+   */
+  public static byte[][] ranges(List<FieldVector> columns, int[] starts) {
+    for (int p = 0; p + 1 < starts.length; p++) {
+      if (starts[p] < 0 || starts[p + 1] < starts[p]) {
+        throw new IllegalArgumentException("run " + p + " [" + starts[p] + ", " + starts[p + 1] + ") is no range");
+      }
+    }
+    byte[] kinds = kinds(columns, starts.length == 0 ? 0 : starts[starts.length - 1]);
+    byte[][] slices = new byte[Math.max(0, starts.length - 1)][];
+    for (int p = 0; p < slices.length; p++) {
+      if (starts[p + 1] > starts[p]) slices[p] = range(columns, kinds, starts[p], starts[p + 1]);
+    }
+    return slices;
+  }
+
+  private static byte[] range(List<FieldVector> columns, byte[] kinds, int from, int to) {
     int rows = to - from;
-    byte[] kinds = kinds(columns, to);
     boolean[] nulls = new boolean[kinds.length];
     long size = HEADER_BYTES;
     for (int c = 0; c < kinds.length; c++) {
