@@ -48,6 +48,11 @@ public final class WarpConf {
       SESSION, "Rows gathered into one device batch before it is uploaded (at most).");
   public static final ConfEntry<Long> BATCH_BYTES = ConfEntry.bytes(PREFIX + "batch.targetBytes", 256L << 20,
       SESSION, "Bytes gathered into one device batch before it is uploaded (about, at most).");
+  public static final ConfEntry<Long> AGGREGATE_STATE_BYTES = ConfEntry.bytes(PREFIX + "aggregate.stateBytes",
+      512L << 20, SESSION, "Device bytes of aggregation buffers one task keeps per aggregate: past half of it they "
+          + "are merged; what merging leaves above it goes on to the shuffle early (partial aggregates) or is split "
+          + "by key into buckets in host memory that are finished one at a time (final aggregates), so the groups "
+          + "need not fit the device at once. At most half of spark.warp.memory.taskReserve.");
   public static final ConfEntry<Long> DEVICE_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.deviceLimit", 0,
       STATIC, "Device memory an executor's queries may hold at once; 0 means 90% of the GPU's memory.");
   public static final ConfEntry<Long> PINNED_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.pinnedLimit", 0,
@@ -136,7 +141,7 @@ public final class WarpConf {
 
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
-        TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
+        TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
         STRING_REFILL, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,

@@ -17,17 +17,24 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import org.apache.spark.TaskContext;
+import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * The partition function of {@link GpuHashAggregateExec}, spark-rapids' pipeline of update, merge and final steps:
  * every input batch is projected (grouping keys and the functions' inputs, by one expression program) and aggregated
- * into buffers; the per-batch buffers are merged whenever they pile up past {@code mergeRows} and once at the end;
- * a final aggregate then finishes each function's result and evaluates the result expressions. At most one batch
- * comes out per partition. A global aggregate (no grouping) gives its one row even for an empty partition, as Spark.
+ * into buffers; the per-batch buffers are merged whenever they pile up past {@code mergeRows} (or half the state
+ * bytes) and once at the end; a final aggregate then finishes each function's result and evaluates the result
+ * expressions. Buffers that outgrow the state bytes go on early (partial mode) or spill to host memory in buckets
+ * of their keys (other modes), so the groups of a partition need not fit the device at once. A global aggregate (no
+ * grouping) gives its one row even for an empty partition, as Spark.
  */
 final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch> {
   /** The aggregation of one stage: which aggregates each function computes. */
@@ -41,10 +48,16 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
    * @param resultExpressions the output expressions over {@code resultInput}; null in partial modes, where the
    *     output is the grouping keys then the buffers
    * @param mergeRows rows of per-batch buffers at which they are merged
+   * @param stateBytes device bytes of buffers a partition keeps; past half of it they are merged, and buffers that
+   *     merging leaves above it are handed on (partial modes) or spilled to host memory (final modes)
+   * @param handOn whether merged buffers may go on before the partition ends: only for a partial aggregate, which a
+   *     merge after the shuffle always follows (a partial merge of the distinct rewrite must give each group once)
+   * @param upstreamPartitions the hash partition count of the shuffle feeding this aggregate (1 if none), which a
+   *     spill's bucket count must not share a factor with
    */
   record Spec(List<Expression> grouping, List<AggregateFunctionPlan> functions, List<Attribute> childOutput,
       List<Attribute> resultInput, List<NamedExpression> resultExpressions, List<Attribute> output, boolean ansi,
-      String timeZone, int mergeRows) implements Serializable {
+      String timeZone, int mergeRows, long stateBytes, boolean handOn, int upstreamPartitions) implements Serializable {
     Spec {
       grouping = List.copyOf(grouping);
       functions = List.copyOf(functions);
@@ -76,10 +89,12 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
 
   private final Spec spec;
   private final OperatorMetrics metrics;
+  private final SQLMetric spillBytes;
 
   AggregatePartition(Spec spec, UnaryExec node) {
     this.spec = spec;
     this.metrics = OperatorMetrics.of(node);
+    this.spillBytes = node.metric(GpuMetrics.SPILL_BYTES);
   }
 
   @Override
@@ -90,47 +105,135 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
       throw new IllegalStateException("an aggregate that passed planning no longer compiles: " + inputs.reasons()
           + (result == null ? "" : result.reasons()));
     }
-    return new LazyBatchIterator() {
-      private boolean done;
-
-      @Override
-      protected ColumnarBatch computeNext() {
-        if (done) return null;
-        done = true;
-        DeviceBatch out = aggregateAll(input, inputs, result);
-        if (out == null) return null;
-        metrics.produced(out.rowCount());
-        return DeviceBatches.wrap(out, spec.output());
-      }
-    };
+    Run run = new Run(input, inputs, result);
+    TaskContext task = TaskContext.get();
+    if (task != null) task.addTaskCompletionListener((TaskCompletionListener) ctx -> run.close());
+    return run;
   }
 
-  /** The partition's one output batch, or null when a grouped aggregate saw no rows. */
-  private DeviceBatch aggregateAll(Iterator<ColumnarBatch> input, ColumnProjection inputs, CompiledExpressions result) {
-    TaskGpu gpu = TaskGpu.get();
-    Backend backend = gpu.backend();
-    DeviceStream stream = gpu.stream();
-    List<DeviceBatch> partials = new ArrayList<>();
-    try {
-      long partialRows = 0;
-      while (input.hasNext()) {
-        ColumnarBatch batch = input.next();
+  /**
+   * One partition's aggregation. Its buffers stay on the device while they fit {@code stateBytes}; past that a
+   * partial aggregate hands its merged buffers on (the merge after the shuffle combines them), and any other
+   * aggregate spills them, split by key, to host memory ({@link SpilledGroups}) and finishes one bucket at a time.
+   */
+  private final class Run extends LazyBatchIterator implements AutoCloseable {
+    private final Iterator<ColumnarBatch> input;
+    private final ColumnProjection inputs;
+    private final CompiledExpressions result;
+    private final TaskGpu gpu = TaskGpu.get();
+    private final Backend backend = gpu.backend();
+    private final DeviceStream stream = gpu.stream();
+    private final List<DeviceBatch> partials = new ArrayList<>();
+    private long partialRows;
+    private long partialBytes;
+    private boolean inputDone;
+    private SpilledGroups spilled;
+    private int nextBucket;
+
+    Run(Iterator<ColumnarBatch> input, ColumnProjection inputs, CompiledExpressions result) {
+      this.input = input;
+      this.inputs = inputs;
+      this.result = result;
+    }
+
+    @Override
+    protected ColumnarBatch computeNext() {
+      DeviceBatch out = nextOutput();
+      if (out == null) return null;
+      metrics.produced(out.rowCount());
+      return DeviceBatches.wrap(out, spec.output());
+    }
+
+    private DeviceBatch nextOutput() {
+      while (!inputDone && input.hasNext()) {
+        DeviceBatch handedOn = consume(input.next());
+        if (handedOn != null) return handedOn;
+      }
+      if (!inputDone) {
+        inputDone = true;
+        if (spilled == null) return timed(() -> lastOfAll(false));
+        timedStep(this::spillAll);
+      }
+      while (spilled != null && nextBucket < spilled.buckets()) {
         gpu.acquireDevice();
-        long start = System.nanoTime();
+        DeviceBatch bucket = spilled.take(nextBucket++, gpu);
+        if (bucket == null) continue;
+        partials.add(bucket);
+        DeviceBatch out = timed(() -> lastOfAll(true));  // a bucket holds pieces of several merges
+        if (out.rowCount() > 0) return out;
+        out.close();
+      }
+      return null;
+    }
+
+    /** Aggregates one input batch; returns merged buffers a partial aggregate hands on now, else null. */
+    private DeviceBatch consume(ColumnarBatch batch) {
+      gpu.acquireDevice();
+      return timed(() -> {
         try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
           metrics.inputRows().add(in.rowCount());
-          DeviceBatch partial = first(backend, inputs, in, stream);
-          partials.add(partial);
-          partialRows += partial.rowCount();
+          add(first(backend, inputs, in, stream));
         }
-        if (partials.size() > 1 && partialRows > spec.mergeRows()) {
+        if (!overBudget() && (partials.size() < 2 || partialRows <= spec.mergeRows())) return null;
+        if (spilled == null && partials.size() > 1) {
+          long before = partialRows;
           DeviceBatch merged = mergeAll(backend, partials, Stage.MERGE, stream);
-          partials.add(merged);
-          partialRows = merged.rowCount();
+          partialRows = 0;
+          partialBytes = 0;
+          add(merged);
+          boolean shrinks = 2 * merged.rowCount() <= before;
+          if (spec.grouping().isEmpty() || !overBudget() && (shrinks || !spec.handOn())) return null;
         }
-        metrics.gpuTime().add(System.nanoTime() - start);
+        if (spec.grouping().isEmpty()) return null;
+        // the buffers outgrow the memory kept for them, or merging no longer shrinks them (many distinct keys)
+        if (spec.handOn()) return takeAll();
+        // spilled buffers already showed more groups than fit: later ones go to the buckets unmerged
+        spillAll();
+        return null;
+      });
+    }
+
+    private boolean overBudget() {
+      return partialBytes > spec.stateBytes() / 2;
+    }
+
+    /** The one merged batch of buffers left (a partial aggregate merges before it hands on). */
+    private DeviceBatch takeAll() {
+      DeviceBatch only = partials.size() == 1 ? partials.remove(0) : mergeAll(backend, partials, Stage.MERGE, stream);
+      partialRows = 0;
+      partialBytes = 0;
+      return only;
+    }
+
+    /** Moves every batch of buffers to the buckets; one the spill has not reached stays owned by the list. */
+    private void spillAll() {
+      while (!partials.isEmpty()) spill(partials.remove(0));
+      partialRows = 0;
+      partialBytes = 0;
+    }
+
+    private void add(DeviceBatch partial) {
+      partials.add(partial);
+      partialRows += partial.rowCount();
+      partialBytes += partial.deviceBytes();
+    }
+
+    private void spill(DeviceBatch groups) {
+      if (spilled == null) {
+        spilled = new SpilledGroups(spec.grouping().size(), spec.upstreamPartitions(),
+            IntStream.range(0, groups.columnCount()).mapToObj(i -> "buffer" + i).toList());
       }
-      long start = System.nanoTime();
+      long before = spilled.bytes();
+      spilled.add(groups, gpu);
+      spillBytes.add(spilled.bytes() - before);
+    }
+
+    /**
+     * The output of the buffers left (the whole partition, or one spilled bucket): merged (partial modes) or
+     * finished (final modes); null when a grouped aggregate saw no rows. {@code unmerged}: a single batch left may
+     * still repeat a group.
+     */
+    private DeviceBatch lastOfAll(boolean unmerged) {
       gpu.acquireDevice();
       if (partials.isEmpty()) {
         if (!spec.grouping().isEmpty()) return null;
@@ -140,18 +243,37 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
           partials.add(first(backend, inputs, empty, stream));
         }
       }
-      DeviceBatch out;
+      partialRows = 0;
+      partialBytes = 0;
       if (!spec.finalMode()) {
-        out = partials.size() == 1 ? partials.remove(0) : mergeAll(backend, partials, Stage.MERGE, stream);
-      } else {
-        try (DeviceBatch last = mergeAll(backend, partials, Stage.LAST, stream)) {
-          out = finish(backend, last, result, stream);
-        }
+        return partials.size() == 1 && !unmerged ? partials.remove(0)
+            : mergeAll(backend, partials, Stage.MERGE, stream);
       }
-      metrics.gpuTime().add(System.nanoTime() - start);
-      return out;
-    } finally {
+      try (DeviceBatch last = mergeAll(backend, partials, Stage.LAST, stream)) {
+        return finish(backend, last, result, stream);
+      }
+    }
+
+    private <T> T timed(Supplier<T> step) {
+      long start = System.nanoTime();
+      try {
+        return step.get();
+      } finally {
+        metrics.gpuTime().add(System.nanoTime() - start);
+      }
+    }
+
+    private void timedStep(Runnable step) {
+      timed(() -> {
+        step.run();
+        return null;
+      });
+    }
+
+    @Override
+    public void close() {
       Closeables.closeAll(partials);
+      partials.clear();
     }
   }
 

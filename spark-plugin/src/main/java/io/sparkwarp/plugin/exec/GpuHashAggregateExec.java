@@ -10,9 +10,12 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Partial$;
 import org.apache.spark.sql.catalyst.plans.physical.Distribution;
+import org.apache.spark.sql.catalyst.plans.physical.HashPartitioning;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AQEShuffleReadExec;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -34,10 +37,13 @@ public final class GpuHashAggregateExec extends UnaryExec implements GpuExec {
   private final String timeZone;
   /** Rows of per-batch buffers at which a partition merges them. */
   private final int mergeRows;
+  /** Device bytes of buffers a partition keeps before it hands them on or spills them. */
+  private final long stateBytes;
 
   public GpuHashAggregateExec(Seq<NamedExpression> groupingExpressions, Seq<AggregateExpression> aggregateExpressions,
       Seq<Attribute> aggregateAttributes, Seq<NamedExpression> resultExpressions,
-      Seq<Distribution> requiredChildDistribution, SparkPlan child, boolean ansi, String timeZone, int mergeRows) {
+      Seq<Distribution> requiredChildDistribution, SparkPlan child, boolean ansi, String timeZone, int mergeRows,
+      long stateBytes) {
     super(child, GpuMetrics.aggregate(child.sparkContext()));
     this.groupingExpressions = groupingExpressions;
     this.aggregateExpressions = aggregateExpressions;
@@ -47,6 +53,7 @@ public final class GpuHashAggregateExec extends UnaryExec implements GpuExec {
     this.ansi = ansi;
     this.timeZone = timeZone;
     this.mergeRows = mergeRows;
+    this.stateBytes = stateBytes;
   }
 
   @Override
@@ -105,7 +112,25 @@ public final class GpuHashAggregateExec extends UnaryExec implements GpuExec {
     return new AggregatePartition.Spec(grouping.stream().map(g -> (Expression) g).toList(), functions,
         CollectionConverters.asJava(child.output()), resultInput,
         finalMode ? CollectionConverters.asJava(resultExpressions) : null, CollectionConverters.asJava(output()), ansi,
-        timeZone, mergeRows);
+        timeZone, mergeRows, stateBytes, partialOnly(), upstreamPartitions());
+  }
+
+  /**
+   * Whether this is a partial aggregate (every function in Partial mode), whose output a merge always follows; an
+   * aggregate without functions may be the distinct rewrite's deduplication, so it is not one.
+   */
+  private boolean partialOnly() {
+    List<AggregateExpression> all = CollectionConverters.asJava(aggregateExpressions);
+    return !all.isEmpty() && all.stream().allMatch(e -> e.mode() == Partial$.MODULE$);
+  }
+
+  /**
+   * The partition count of the hash shuffle that feeds this aggregate, read below AQE's reader (whose coalesced
+   * count is not the modulus the rows were routed by); 1 when the input is not hash partitioned.
+   */
+  private int upstreamPartitions() {
+    SparkPlan source = child instanceof AQEShuffleReadExec read ? read.child() : child;
+    return source.outputPartitioning() instanceof HashPartitioning hash ? hash.numPartitions() : 1;
   }
 
   @Override
@@ -116,12 +141,12 @@ public final class GpuHashAggregateExec extends UnaryExec implements GpuExec {
   @Override
   public UnaryExec withChild(SparkPlan newChild) {
     return new GpuHashAggregateExec(groupingExpressions, aggregateExpressions, aggregateAttributes, resultExpressions,
-        requiredChildDistribution, newChild, ansi, timeZone, mergeRows);
+        requiredChildDistribution, newChild, ansi, timeZone, mergeRows, stateBytes);
   }
 
   @Override
   protected Object[] constructorArgs() {
     return new Object[] {groupingExpressions, aggregateExpressions, aggregateAttributes, resultExpressions,
-        requiredChildDistribution, child, ansi, timeZone, mergeRows};
+        requiredChildDistribution, child, ansi, timeZone, mergeRows, stateBytes};
   }
 }

@@ -16,6 +16,7 @@ public final class GpuMetrics {
   public static final String OUTPUT_BATCHES = "numOutputBatches";
   public static final String GPU_TIME = "gpuTime";
   public static final String TRANSFER_BYTES = "transferBytes";
+  public static final String SPILL_BYTES = "spillBytes";
   public static final String TRANSFER_TIME = "transferTime";
   public static final String GATHER_TIME = "gatherTime";
   public static final String READ_WAIT = "readWaitTime";
@@ -103,6 +104,7 @@ public final class GpuMetrics {
   static Map<String, SQLMetric> aggregate(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);
     m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
+    m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
     return m;
   }
 

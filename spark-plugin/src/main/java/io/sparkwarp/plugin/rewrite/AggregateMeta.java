@@ -5,6 +5,7 @@ import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.batch.UnsupportedTypeException;
 import io.sparkwarp.plugin.exec.AggregateFunctionPlan;
 import io.sparkwarp.plugin.exec.ColumnProjection;
+import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.exec.GpuHashAggregateExec;
 import io.sparkwarp.plugin.expr.CompiledExpressions;
 import io.sparkwarp.plugin.expr.ExpressionCompiler;
@@ -90,10 +91,17 @@ final class AggregateMeta extends ExecMeta {
     return plan instanceof SortAggregateExec && child instanceof SortExec s && !s.global() ? s.child() : child;
   }
 
+  /** The buffers' share of the task: the setting, at most half of the device memory each task is counted for. */
+  private long stateBytes() {
+    return Math.min(context.conf().get(WarpConf.AGGREGATE_STATE_BYTES),
+        Math.max(1, context.conf().get(WarpConf.TASK_DEVICE_RESERVE) / 2));
+  }
+
   @Override
   protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
     return new GpuHashAggregateExec(aggregate.groupingExpressions(), aggregate.aggregateExpressions(),
         aggregate.aggregateAttributes(), aggregate.resultExpressions(), aggregate.requiredChildDistribution(),
-        gpuChildren.get(0), context.expressions().ansi(), context.expressions().timeZone(), context.batchRows());
+        gpuChildren.get(0), context.expressions().ansi(), context.expressions().timeZone(), context.batchRows(),
+        stateBytes());
   }
 }
