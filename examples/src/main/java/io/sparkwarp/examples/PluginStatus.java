@@ -21,14 +21,15 @@ public final class PluginStatus {
   }
 
   /**
-   * What the plugin runs on: the GPU's description (name, compute capability, memory), "host" for the reference
+   * What the plugin runs on: each GPU's description (name, compute capability, memory), "host" for the reference
    * backend, or why nothing. In a cluster the executors open their GPUs, so the driver names none.
    */
   public static String device(SparkSession spark) {
     if (!loaded(spark)) return "none, spark.plugins does not name " + PLUGIN;
     if (!PluginState.active()) return "none, spark.warp.backend=auto found no usable GPU";
     if (!spark.sparkContext().isLocal()) return "the executors' GPUs";
-    return GpuRuntime.get().backend().description();
+    return GpuRuntime.get().devices().stream().map(d -> d.backend().description())
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   private static boolean loaded(SparkSession spark) {

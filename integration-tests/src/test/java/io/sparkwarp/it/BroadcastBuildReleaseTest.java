@@ -54,7 +54,7 @@ class BroadcastBuildReleaseTest extends GpuTestBase {
     long id = broadcast.id();
     long build = BroadcastBuilds.deviceBytes(id);
     assertTrue(build > 0, "the executor keeps the build after the query");
-    DeviceMemory memory = GpuRuntime.get().backend().deviceMemory();
+    DeviceMemory memory = GpuRuntime.get().devices().get(0).backend().deviceMemory();
     long shared = memory.bytesInUse(DeviceMemory.NO_TASK);
 
     spark().range(0, 4, 1, 2).collectAsList();

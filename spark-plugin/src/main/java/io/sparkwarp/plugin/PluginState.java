@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.BackendUnavailableException;
 import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
+import java.util.List;
 import org.apache.spark.SparkConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,12 +34,12 @@ public final class PluginState {
     boolean gpusScheduled = conf.getDouble("spark.executor.resource.gpu.amount", 0) > 0;
     if (kind == BackendKind.HOST || (!local && gpusScheduled)) {
       active = true;
-      if (local) GpuRuntime.start(conf, 0);
+      if (local) GpuRuntime.start(conf, List.of());
       return;
     }
     try {
       if (local) {
-        GpuRuntime.start(conf, 0);
+        GpuRuntime.start(conf, List.of());
       } else {
         GpuRuntime.probe(conf);
       }

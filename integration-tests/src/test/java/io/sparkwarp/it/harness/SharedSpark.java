@@ -54,7 +54,7 @@ public final class SharedSpark {
   /** A suite asked to run on cuda must not pass on another backend: the plugin's runtime says what it opened. */
   private static void checkBackend() {
     String asked = System.getProperty(BACKEND_PROPERTY, "host");
-    BackendKind running = GpuRuntime.get().backend().kind();
+    BackendKind running = GpuRuntime.get().devices().get(0).backend().kind();
     if (!running.name().equalsIgnoreCase(asked)) {
       throw new IllegalStateException("the suite asked for backend " + asked + " but the plugin runs " + running);
     }

@@ -41,6 +41,11 @@ public final class WarpConf {
   public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = ConfEntry.nonNegativeInt(PREFIX
       + "concurrentGpuTasks", 0, STATIC, "The most tasks of one executor that do device work at the same time; 0 "
       + "leaves it to device memory (spark.warp.memory.taskReserve). Tasks doing host work are not counted.");
+  public static final ConfEntry<Integer> DEVICES = ConfEntry.nonNegativeInt(PREFIX + "devices", 0, STATIC,
+      "GPUs one executor uses, its tasks placed on the one with the fewest running tasks: 0 means all Spark "
+          + "assigned to the executor (spark.executor.resource.gpu.amount), or every usable visible GPU when Spark "
+          + "assigns none (local mode); n means at most n of those. With spark.warp.backend=host, n simulated devices "
+          + "(each with its own memory limit), so multi-device runs are tested without a GPU.");
   public static final ConfEntry<Long> TASK_DEVICE_RESERVE = ConfEntry.bytes(PREFIX + "memory.taskReserve", 2L << 30,
       STATIC, "Device memory counted for each task doing device work until it holds more: a task starts its device "
           + "work only when its reserve fits beside what the running tasks hold or reserve.");
@@ -141,7 +146,7 @@ public final class WarpConf {
 
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
-        TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
+        DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
         STRING_REFILL, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,

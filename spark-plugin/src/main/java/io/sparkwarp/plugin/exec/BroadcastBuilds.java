@@ -5,8 +5,11 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceMemory;
+import io.sparkwarp.plugin.runtime.GpuDevice;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.SparkEnv;
@@ -21,24 +24,28 @@ import org.apache.spark.storage.BroadcastBlockId;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Broadcast build sides on the device, one per broadcast and executor, shared by its tasks ({@link
- * BroadcastBuildCache}): made by the first task that needs it (on the runtime's shared stream, charged to no task)
- * and kept for later stages over the same broadcast until Spark removes the broadcast. Spark removes a broadcast's
- * blocks from every executor's BlockManager when it is destroyed or unpersisted, or when the ContextCleaner finds
- * the driver's handle unreachable (RemoveBroadcast); a build whose broadcast has no block left here is freed once no
- * task uses it, checked whenever a task releases a build and at the end of every task on the executor. Idle builds
- * are also freed, least recently used first, while they hold more than an eighth of the device memory limit; all go
- * when the executor stops.
+ * Broadcast build sides on the device, one per broadcast and executor device, shared by the tasks placed there
+ * ({@link BroadcastBuildCache}, one per device): made by the first task that needs it (on the device's shared stream,
+ * charged to no task) and kept for later stages over the same broadcast until Spark removes the broadcast. Spark
+ * removes a broadcast's blocks from every executor's BlockManager when it is destroyed or unpersisted, or when the
+ * ContextCleaner finds the driver's handle unreachable (RemoveBroadcast); a build whose broadcast has no block left
+ * here is freed once no task uses it, checked whenever a task releases a build and at the end of every task on the
+ * executor. Idle builds are also freed, least recently used first, while they hold more than an eighth of their
+ * device's memory limit; all go when the executor stops.
  */
 public final class BroadcastBuilds {
-  private static final BroadcastBuildCache CACHE = new BroadcastBuildCache(BroadcastBuilds::present,
-      () -> GpuRuntime.get().backend().deviceMemory().limit() / 8);
+  /** Per device index; made when a device first needs one. */
+  private static final Map<Integer, BroadcastBuildCache> CACHES = new ConcurrentHashMap<>();
   private static boolean shutdownHooked;
 
   private BroadcastBuilds() {}
 
-  /** The build of broadcast {@code id}, made from {@code relation}'s rows if this executor has none yet. */
-  static JoinBuildSide acquire(long id, HashedRelation relation, GpuHashJoinExec.PartitionPlan plan) {
+  /**
+   * The build of broadcast {@code id} on the task's device, made from {@code relation}'s rows if that device has
+   * none yet; the caller {@link #release}s it on the same device.
+   */
+  static JoinBuildSide acquire(GpuDevice device, long id, HashedRelation relation,
+      GpuHashJoinExec.PartitionPlan plan) {
     GpuRuntime runtime = GpuRuntime.get();
     synchronized (BroadcastBuilds.class) {
       if (!shutdownHooked) {
@@ -46,22 +53,27 @@ public final class BroadcastBuilds {
         shutdownHooked = true;
       }
     }
-    return CACHE.acquire(id, () -> make(runtime, relation, plan));
+    return cache(device).acquire(id, () -> make(device, relation, plan));
   }
 
-  /** One task is done with broadcast {@code id}'s build. */
-  static void release(long id) {
-    CACHE.release(id);
+  /** One task is done with broadcast {@code id}'s build on {@code device}. */
+  static void release(GpuDevice device, long id) {
+    cache(device).release(id);
   }
 
   /** Frees the idle builds of broadcasts Spark removed; the executor plugin calls it as each task ends. */
   public static void freeRemoved() {
-    CACHE.freeRemovedUnlessBusy();
+    CACHES.values().forEach(BroadcastBuildCache::freeRemovedUnlessBusy);
   }
 
-  /** Device bytes this executor holds for broadcast {@code id}'s build, 0 when none: for diagnostics and tests. */
+  /** Device bytes this executor holds for broadcast {@code id}'s builds, 0 when none: for diagnostics and tests. */
   public static long deviceBytes(long id) {
-    return CACHE.deviceBytes(id);
+    return CACHES.values().stream().mapToLong(c -> c.deviceBytes(id)).sum();
+  }
+
+  private static BroadcastBuildCache cache(GpuDevice device) {
+    return CACHES.computeIfAbsent(device.index(), i -> new BroadcastBuildCache(BroadcastBuilds::present,
+        () -> device.backend().deviceMemory().limit() / 8));
   }
 
   /**
@@ -75,16 +87,17 @@ public final class BroadcastBuilds {
         || blocks.getStatus(new BroadcastBlockId(id, "")).isDefined();
   }
 
-  private static JoinBuildSide make(GpuRuntime runtime, HashedRelation relation,
+  private static JoinBuildSide make(GpuDevice device, HashedRelation relation,
       GpuHashJoinExec.PartitionPlan plan) {
-    Backend backend = runtime.backend();
-    DeviceStream stream = runtime.sharedStream();
+    Backend backend = device.backend();
+    DeviceStream stream = device.sharedStream();
     try (DeviceMemory.TaskScope shared = backend.deviceMemory().enterTask(DeviceMemory.NO_TASK);
         BufferAllocator allocator = backend.transferMemory().arrowAllocator()
             .newChildAllocator("broadcast build", 0, Long.MAX_VALUE);
         HostBatchBuilder builder = new HostBatchBuilder(DataTypeUtils.fromAttributes(
             CollectionConverters.asScala(plan.buildOutput()).toSeq()), plan.timeZone(), allocator)) {
-      builder.appendRows(rows(relation), Integer.MAX_VALUE, Long.MAX_VALUE);
+      // a copy of its own: a relation's lookups reuse state, and the builds of other devices read it at the same time
+      builder.appendRows(rows(relation.asReadOnlyCopy()), Integer.MAX_VALUE, Long.MAX_VALUE);
       DeviceBatch batch;
       try (VectorSchemaRoot root = builder.take()) {
         batch = root == null ? DeviceBatches.empty(backend, DeviceBatches.types(plan.buildOutput(), plan.timeZone()),
@@ -145,7 +158,8 @@ public final class BroadcastBuilds {
   }
 
   private static void clear() {
-    CACHE.clear();
+    CACHES.values().forEach(BroadcastBuildCache::clear);
+    CACHES.clear();
     synchronized (BroadcastBuilds.class) {
       shutdownHooked = false;
     }

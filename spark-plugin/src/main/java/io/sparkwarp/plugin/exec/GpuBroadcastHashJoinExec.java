@@ -73,9 +73,9 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
     String zone = timeZone;
     return Partitions.map(streamSide.executeColumnar(), stream -> {
       TaskGpu gpu = TaskGpu.get();
-      JoinBuildSide build = BroadcastBuilds.acquire(id, broadcast.value(), plan);
-      Iterator<ColumnarBatch> joined = new HashJoinIterator(gpu, build, () -> BroadcastBuilds.release(id), stream,
-          plan);
+      JoinBuildSide build = BroadcastBuilds.acquire(gpu.device(), id, broadcast.value(), plan);
+      Iterator<ColumnarBatch> joined = new HashJoinIterator(gpu, build,
+          () -> BroadcastBuilds.release(gpu.device(), id), stream, plan);
       return keyIsNotNull == null ? joined : withNonNullKeys(joined, keyIsNotNull, output, zone, gpu);
     });
   }

@@ -8,8 +8,10 @@ import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.cuda.CudaDevice;
 import io.sparkwarp.kernels.cuda.CudaModule;
 import io.sparkwarp.plugin.config.WarpConf;
-import io.sparkwarp.kernels.DeviceStream;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -19,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The executor's GPU, opened once per JVM and shared by its tasks: the backend (memory pools, streams, kernels) and
- * the admission of tasks to it by device memory ({@link DeviceAdmission}).
+ * The executor's GPUs, opened once per JVM and shared by its tasks: one {@link GpuDevice} each (backend, admission
+ * by its memory, shared stream), and the placement of each task on one of them, the one with the fewest tasks.
  */
 public final class GpuRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(GpuRuntime.class);
@@ -28,39 +30,63 @@ public final class GpuRuntime {
   static final long SHUTDOWN_WAIT_MILLIS = 30_000;
   private static GpuRuntime instance;
 
-  private final Backend backend;
-  private final DeviceAdmission admission;
-  /** For device data shared by tasks (broadcast builds): it must outlive every task stream. */
-  private final DeviceStream sharedStream;
+  private final List<GpuDevice> devices;
   private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
 
-  private GpuRuntime(Backend backend, long taskReserve, int maxTasks) {
-    this.backend = backend;
-    this.admission = new DeviceAdmission(backend.deviceMemory(), taskReserve, maxTasks);
-    this.sharedStream = backend.newStream();
+  private GpuRuntime(List<GpuDevice> devices) {
+    this.devices = List.copyOf(devices);
   }
 
   /**
-   * Opens the backend {@code spark.warp.backend} names on GPU {@code ordinal}, unless already open.
+   * Opens the backend {@code spark.warp.backend} names on the executor's GPUs, unless already open: the ones Spark
+   * assigned ({@code assigned}, CUDA ordinals), or every usable visible one when Spark assigns none (local mode),
+   * at most {@code spark.warp.devices} of them when that is set; the host backend simulates that many (default 1).
    *
    * @throws BackendUnavailableException when it cannot start
    */
-  public static synchronized GpuRuntime start(SparkConf conf, int ordinal) {
+  public static synchronized GpuRuntime start(SparkConf conf, List<Integer> assigned) {
     if (instance != null) return instance;
     WarpConf warp = WarpConf.of(conf);
-    BackendOptions options = BackendOptions.defaults().withDevice(ordinal)
-        .withDeviceMemoryLimit(warp.get(WarpConf.DEVICE_MEMORY_LIMIT))
-        .withPinnedMemoryLimit(warp.get(WarpConf.PINNED_MEMORY_LIMIT));
-    Backend backend = Backends.open(warp.get(WarpConf.BACKEND), options);
-    LOG.info("sparkwarp: using {}", backend.description());
-    instance = new GpuRuntime(backend, warp.get(WarpConf.TASK_DEVICE_RESERVE), warp.get(WarpConf.CONCURRENT_GPU_TASKS));
+    List<Integer> ordinals = ordinals(warp, assigned);
+    List<GpuDevice> devices = new ArrayList<>();
+    try {
+      for (int i = 0; i < ordinals.size(); i++) {
+        BackendOptions options = BackendOptions.defaults().withDevice(ordinals.get(i))
+            .withDeviceMemoryLimit(warp.get(WarpConf.DEVICE_MEMORY_LIMIT))
+            .withPinnedMemoryLimit(warp.get(WarpConf.PINNED_MEMORY_LIMIT));
+        Backend backend = Backends.open(warp.get(WarpConf.BACKEND), options);
+        LOG.info("sparkwarp: device {} is {}", i, backend.description());
+        devices.add(new GpuDevice(i, backend, warp.get(WarpConf.TASK_DEVICE_RESERVE),
+            warp.get(WarpConf.CONCURRENT_GPU_TASKS)));
+      }
+    } catch (RuntimeException e) {
+      devices.forEach(GpuDevice::close);
+      throw e;
+    }
+    instance = new GpuRuntime(devices);
     return instance;
   }
 
+  /** The CUDA ordinals to open (for the host backend, as many placeholders as devices to simulate). */
+  private static List<Integer> ordinals(WarpConf warp, List<Integer> assigned) {
+    int wanted = warp.get(WarpConf.DEVICES);
+    if (warp.get(WarpConf.BACKEND) == BackendKind.HOST) {
+      return IntStream.range(0, Math.max(1, wanted)).boxed().toList();
+    }
+    List<Integer> available = !assigned.isEmpty() ? assigned
+        : CudaDevice.list().stream().filter(CudaDevice::supported).map(CudaDevice::ordinal).toList();
+    if (available.isEmpty()) throw new BackendUnavailableException("no GPU of sm_80 or newer is visible");
+    if (wanted > available.size()) {
+      LOG.warn("sparkwarp: spark.warp.devices={} but this executor has {} GPUs; using those", wanted,
+          available.size());
+    }
+    return wanted == 0 ? available : available.subList(0, Math.min(wanted, available.size()));
+  }
+
   /** Like {@link #start}, but with backend=auto a missing GPU is only logged (the driver has already decided). */
-  public static synchronized void startIfUsable(SparkConf conf, int ordinal) {
+  public static synchronized void startIfUsable(SparkConf conf, List<Integer> assigned) {
     try {
-      start(conf, ordinal);
+      start(conf, assigned);
     } catch (BackendUnavailableException e) {
       if (WarpConf.of(conf).get(WarpConf.BACKEND) != BackendKind.AUTO) throw e;
       LOG.warn("sparkwarp: this executor has no usable GPU: {}", e.getMessage());
@@ -80,28 +106,34 @@ public final class GpuRuntime {
     }
   }
 
-  /** The running executor's GPU; started on first use with the task's assigned GPU if the plugin did not. */
+  /** The running executor's GPUs; started on first use with the task's assigned GPUs if the plugin did not. */
   public static synchronized GpuRuntime get() {
     if (instance == null) {
       TaskContext task = TaskContext.get();
       ResourceInformation gpus = task == null ? null : task.resources().get("gpu").getOrElse(() -> null);
-      int ordinal = gpus == null || gpus.addresses().length == 0 ? 0 : Integer.parseInt(gpus.addresses()[0].trim());
-      start(SparkEnv.get().conf(), ordinal);
+      start(SparkEnv.get().conf(), assignedOrdinals(gpus));
     }
     return instance;
   }
 
-  public Backend backend() {
-    return backend;
+  /** The CUDA ordinals of Spark's "gpu" resource addresses; empty when Spark schedules no GPUs. */
+  public static List<Integer> assignedOrdinals(ResourceInformation gpus) {
+    if (gpus == null) return List.of();
+    return Arrays.stream(gpus.addresses()).map(a -> Integer.parseInt(a.trim())).toList();
   }
 
-  DeviceAdmission admission() {
-    return admission;
+  public List<GpuDevice> devices() {
+    return devices;
   }
 
-  /** The stream device data shared across tasks is made and freed on. */
-  public DeviceStream sharedStream() {
-    return sharedStream;
+  /** The device a new task goes to: the one with the fewest unfinished tasks (the lowest index among equals). */
+  synchronized GpuDevice place() {
+    GpuDevice best = devices.get(0);
+    for (GpuDevice d : devices) {
+      if (d.tasks() < best.tasks()) best = d;
+    }
+    best.taskPlaced();
+    return best;
   }
 
   /** Runs {@code cleanup} when the executor stops, before the backend closes (caches of shared device data). */
@@ -125,9 +157,8 @@ public final class GpuRuntime {
       }
       try {
         instance.onShutdown.forEach(Runnable::run);
-        instance.sharedStream.close();
       } finally {
-        instance.backend.close();
+        instance.devices.forEach(GpuDevice::close);
         instance = null;
       }
     }

@@ -23,17 +23,17 @@ public final class TaskGpu {
   private static final Logger LOG = LoggerFactory.getLogger(TaskGpu.class);
   private static final Map<Long, TaskGpu> BY_TASK = new ConcurrentHashMap<>();
 
-  private final GpuRuntime runtime;
+  private final GpuDevice device;
   private final long taskId;
   private final DeviceStream stream;
   private final BufferAllocator hostAllocator;
   private boolean admitted;
 
-  private TaskGpu(GpuRuntime runtime, long taskId) {
-    this.runtime = runtime;
+  private TaskGpu(GpuDevice device, long taskId) {
+    this.device = device;
     this.taskId = taskId;
-    this.stream = runtime.backend().newStream();
-    this.hostAllocator = runtime.backend().transferMemory().arrowAllocator()
+    this.stream = device.backend().newStream();
+    this.hostAllocator = device.backend().transferMemory().arrowAllocator()
         .newChildAllocator("task " + taskId, 0, Long.MAX_VALUE);
   }
 
@@ -44,13 +44,19 @@ public final class TaskGpu {
     long id = task.taskAttemptId();
     TaskGpu existing = BY_TASK.get(id);
     if (existing != null) return existing;
-    GpuRuntime runtime = GpuRuntime.get();
-    DeviceMemory.TaskScope scope = runtime.backend().deviceMemory().enterTask(id);
+    GpuDevice device = GpuRuntime.get().place();
+    DeviceMemory.TaskScope scope;
     TaskGpu gpu;
     try {
-      gpu = new TaskGpu(runtime, id);
+      scope = device.backend().deviceMemory().enterTask(id);
+      try {
+        gpu = new TaskGpu(device, id);
+      } catch (RuntimeException e) {
+        scope.close();
+        throw e;
+      }
     } catch (RuntimeException e) {
-      scope.close();
+      device.taskFinished();
       throw e;
     }
     BY_TASK.put(id, gpu);
@@ -81,7 +87,7 @@ public final class TaskGpu {
   /** Admits this task to the device, waiting until its memory fits; a no-op while it is admitted. */
   public synchronized void acquireDevice() {
     if (!admitted) {
-      runtime.admission().admit(taskId);
+      device.admission().admit(taskId);
       admitted = true;
     }
   }
@@ -90,7 +96,7 @@ public final class TaskGpu {
   public synchronized void releaseDeviceIfIdle() {
     if (admitted && backend().deviceMemory().bytesInUse(taskId) == 0) {
       admitted = false;
-      runtime.admission().leave(taskId);
+      device.admission().leave(taskId);
     }
   }
 
@@ -104,13 +110,19 @@ public final class TaskGpu {
     } finally {
       if (admitted) {
         admitted = false;
-        runtime.admission().leave(taskId);
+        device.admission().leave(taskId);
       }
+      device.taskFinished();
     }
   }
 
+  /** The device this task runs on, all its device work: chosen when the task first needed one. */
+  public GpuDevice device() {
+    return device;
+  }
+
   public Backend backend() {
-    return runtime.backend();
+    return device.backend();
   }
 
   public DeviceStream stream() {

@@ -1,0 +1,75 @@
+package io.sparkwarp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.examples.PlanNodes;
+import io.sparkwarp.it.harness.SharedSpark;
+import io.sparkwarp.plugin.runtime.GpuDevice;
+import io.sparkwarp.plugin.runtime.GpuRuntime;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An executor with two devices ({@code spark.warp.devices=2}, simulated by the host backend): tasks are spread over
+ * both, each device admits tasks by its own memory, and a broadcast's build is made once per device that probes it.
+ * Answers equal Spark's. Its own SparkContext (the device count is fixed when the executor starts).
+ */
+@Tag("own-context")
+class MultiDeviceTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkSession.builder().master("local[4]").appName("sparkwarp on two devices")
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "localhost")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8")
+        .config("spark.plugins", SharedSpark.PLUGIN).config("spark.warp.backend", "host")
+        .config("spark.warp.devices", "2").getOrCreate();
+    spark.sql("SELECT id, id % 1000 AS k, concat('s', id % 37, 'é') AS s, CAST(id % 997 AS DECIMAL(10, 2)) AS d "
+        + "FROM range(0, 200000, 1, 8)").createOrReplaceTempView("facts");
+    spark.sql("SELECT id AS k, concat('name', id) AS name FROM range(0, 1000, 1, 2)").createOrReplaceTempView("dims");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) spark.stop();
+  }
+
+  @Test
+  void theExecutorOpensTwoDevices() {
+    assertEquals(2, GpuRuntime.get().devices().size());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT k, count(*), sum(d), max(id) FROM facts WHERE s <> 's3é' GROUP BY k",
+      "SELECT /*+ BROADCAST(dims) */ f.id, dims.name FROM facts f JOIN dims ON f.k = dims.k WHERE f.id % 7 = 0",
+      "SELECT /*+ SHUFFLE_HASH(dims) */ dims.name, count(*) FROM facts f JOIN dims ON f.k = dims.k GROUP BY dims.name"})
+  void tasksOnBothDevicesMatchSpark(String sql) {
+    spark.conf().set("spark.warp.enabled", "false");
+    List<String> expected = sorted(spark.sql(sql));
+    spark.conf().set("spark.warp.enabled", "true");
+    Dataset<Row> gpu = spark.sql(sql);
+    assertEquals(expected, sorted(gpu));
+    assertTrue(PlanNodes.names(gpu.queryExecution().executedPlan()).stream().anyMatch(n -> n.startsWith("Gpu")),
+        gpu.queryExecution().executedPlan().treeString());
+    // each query has 8 tasks on 4 cores: some run on each device (peaks only grow, so the first query proves it)
+    for (GpuDevice device : GpuRuntime.get().devices()) {
+      assertTrue(device.backend().deviceMemory().peakBytes() > 0, "device " + device.index() + " ran no task");
+    }
+  }
+
+  private static List<String> sorted(Dataset<Row> rows) {
+    return rows.collectAsList().stream().map(Row::toString).sorted(Comparator.naturalOrder()).toList();
+  }
+}
