@@ -11,6 +11,8 @@ import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.plugin.exec.BroadcastBuilds;
+import io.sparkwarp.plugin.exec.GpuBroadcastHashJoinExec;
+import io.sparkwarp.plugin.exec.GpuMetrics;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -47,6 +49,10 @@ class BroadcastBuildReleaseTest extends GpuTestBase {
       assertFalse(joined.collectAsList().isEmpty());
       SparkPlan plan = joined.queryExecution().executedPlan();
       assertTrue(PlanNodes.names(plan).contains(GpuNodes.BROADCAST_HASH_JOIN), plan.treeString());
+      // the build's upload counts towards the bytes the query moved over PCIe
+      long uploaded = PlanNodes.all(plan).stream().filter(node -> node instanceof GpuBroadcastHashJoinExec)
+          .mapToLong(node -> node.metrics().apply(GpuMetrics.TRANSFER_BYTES).value()).sum();
+      assertTrue(uploaded > 0, "no build bytes counted");
       // the exchange hands out the broadcast it made for the query, not a new one
       return PlanNodes.all(plan).stream().filter(node -> node instanceof BroadcastExchangeExec).findFirst()
           .orElseThrow().executeBroadcast();

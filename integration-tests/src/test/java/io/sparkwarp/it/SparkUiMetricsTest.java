@@ -37,6 +37,7 @@ class SparkUiMetricsTest {
   private static final String PCIE_TIME = "PCIe transfer time";
   private static final String GATHER_TIME = "time gathering rows (their producers' time included)";
   private static final String MATCHES = "pairs with equal keys";
+  private static final String BUILD_BYTES = "build bytes uploaded";
   private static final String NAIVE = "batches probed naively";
   private static final String PUSH_DOWN = "batches probed with push-down";
   private static final String REFILL = "batches probed with lane refill";
@@ -95,13 +96,15 @@ class SparkUiMetricsTest {
     assertTime(filter.metrics().get(GPU_TIME));
 
     Operator join = only(nodes, "GpuBroadcastHashJoin");
-    assertEquals(withLanes(Set.of(ROWS, BATCHES, GPU_TIME, MATCHES, NAIVE, PUSH_DOWN, REFILL), LANES, lanes),
+    assertEquals(withLanes(Set.of(ROWS, BATCHES, GPU_TIME, MATCHES, NAIVE, PUSH_DOWN, REFILL, BUILD_BYTES), LANES, lanes),
         join.metrics().keySet(), all);
     assertEquals(5000, join.count(ROWS), all);
     assertEquals(5000, join.count(MATCHES), all);
     assertTrue(join.count(BATCHES) >= 1, all);
     assertTrue(join.count(NAIVE) + join.count(PUSH_DOWN) + join.count(REFILL) >= 1, "a probe variant ran: " + all);
     assertTime(join.metrics().get(GPU_TIME));
+    // the broadcast's build went up once (one device): a size, not zero
+    assertTrue(join.metrics().get(BUILD_BYTES).matches("(?s).*[1-9][0-9.,]* (B|KiB|MiB).*"), all);
     if (lanes) {
       double utilisation = join.average(LANES);
       assertTrue(utilisation > 0 && utilisation <= 100, all);

@@ -102,6 +102,10 @@ public final class BroadcastBuilds {
       try (VectorSchemaRoot root = builder.take()) {
         batch = root == null ? DeviceBatches.empty(backend, DeviceBatches.types(plan.buildOutput(), plan.timeZone()),
             stream) : ArrowUpload.upload(backend, root, stream);
+        if (root != null) {
+          plan.metrics().buildUploadBytes().add(root.getFieldVectors().stream()
+              .mapToLong(v -> v.getBufferSize()).sum());
+        }
         stream.synchronize();  // the pinned rows are freed next; other tasks' streams read the build
       }
       JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.buildKeys(), stream);

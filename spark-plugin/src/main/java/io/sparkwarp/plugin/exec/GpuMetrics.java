@@ -91,6 +91,8 @@ public final class GpuMetrics {
   static Map<String, SQLMetric> join(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);
     m.put(MATCHES, SQLMetrics.createMetric(sc, "pairs with equal keys"));
+    // a broadcast's build, uploaded once per device; a shuffled join's build is already on the device
+    m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "build bytes uploaded", -1));
     m.put(NAIVE_PROBES, SQLMetrics.createMetric(sc, "batches probed naively"));
     m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
     m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));
