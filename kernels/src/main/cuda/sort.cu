@@ -83,3 +83,21 @@ extern "C" __global__ void sw_sort_null_digits(const uint32_t* validity, const i
     digits[j] = valid_row(validity, r) == (nulls_first != 0) ? 1 : 0;
   });
 }
+
+// ranks[order[j]] = j for j in [0, n): each row's position in an order (a permutation of [0, n)), its inverse.
+extern "C" __global__ void sw_sort_ranks(const int32_t* order, int64_t n, int32_t* ranks) {
+  for_each_index(n, [&](int64_t j) {
+    const int32_t r = order[j];
+    if (r >= 0 && r < n) ranks[r] = static_cast<int32_t>(j);
+  });
+}
+
+// rows[g] = order[p] for p = positions[g] where that row is valid and p in [0, n), else -1 (a null row for a
+// gather), g in [0, count): the rows at positions of an order, such as the smallest rank of each group.
+extern "C" __global__ void sw_sort_rows_at(const int32_t* positions, const uint32_t* validity, int64_t count,
+                                           const int32_t* order, int64_t n, int32_t* rows) {
+  for_each_index(count, [&](int64_t g) {
+    const int32_t p = positions[g];
+    rows[g] = valid_row(validity, g) && p >= 0 && p < n ? order[p] : -1;
+  });
+}

@@ -257,6 +257,33 @@ void sorts_like_spark(const std::string& what, const std::vector<Key>& keys, int
   }
 }
 
+// sw_sort_ranks inverts a random permutation; sw_sort_rows_at maps valid in-range positions through it, -1 elsewhere
+void ranks_and_rows_at(int64_t n, std::mt19937_64& rnd) {
+  std::vector<int32_t> order(n);
+  for (int64_t i = 0; i < n; i++) order[i] = static_cast<int32_t>(i);
+  std::shuffle(order.begin(), order.end(), rnd);
+  std::vector<int32_t> ranks(n, -7);
+  launch(2, 64, [&] { sw_sort_ranks(order.data(), n, ranks.data()); });
+  for (int64_t j = 0; j < n; j++) {
+    expect(ranks[order[j]] == j, "rank of row " + std::to_string(order[j]), ranks[order[j]], j);
+  }
+  const int64_t count = n + 5;
+  std::vector<int32_t> positions(count);
+  std::vector<uint32_t> validity((count + 31) / 32, 0);
+  for (int64_t g = 0; g < count; g++) {
+    positions[g] = static_cast<int32_t>(rnd() % (n + 3)) - 1;  // some below 0 and some past the end
+    if (rnd() % 4 != 0) validity[g >> 5] |= 1u << (g & 31);
+  }
+  std::vector<int32_t> rows(count, -7);
+  launch(2, 64, [&] { sw_sort_rows_at(positions.data(), validity.data(), count, order.data(), n, rows.data()); });
+  for (int64_t g = 0; g < count; g++) {
+    const bool valid = (validity[g >> 5] >> (g & 31)) & 1u;
+    const int32_t p = positions[g];
+    const int32_t want = valid && p >= 0 && p < n ? order[p] : -1;
+    expect(rows[g] == want, "row at position " + std::to_string(g), rows[g], want);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -288,6 +315,7 @@ int main() {
                        {{&second, false, false}, {&third, false, true}, {&few, true, false}}, n, tile_rows);
     }
   }
+  for (int64_t n : {0, 1, 33, 5000}) ranks_and_rows_at(n, rnd);
   if (failures) return 1;
   printf("ok\n");
 }

@@ -41,6 +41,19 @@ class AggregateTest extends GpuTestBase {
   }
 
   @Test
+  void extremesOfStringsAndBinariesByTheirBytes() {
+    // str_a holds nulls, empty strings and multi-byte characters; Spark plans a sort aggregate for string buffers
+    query("SELECT skew, min(str_a), max(str_a), min(bin_a), max(bin_a), count(str_a) FROM all_types GROUP BY skew")
+        .gpuNodes(HASH_AGGREGATE).matchesCpu();
+    query("SELECT min(str_a), max(str_a), max(bin_a) FROM all_types").gpuNodes(HASH_AGGREGATE).matchesCpu();
+    query("SELECT int_a % 7, max(str_a) FILTER (WHERE bool_a), min(str_a) FILTER (WHERE int_b > 0) FROM all_types "
+        + "GROUP BY int_a % 7").gpuNodes(HASH_AGGREGATE).matchesCpu();
+    query("SELECT skew, min(str_a), max(str_a) FROM all_null_types GROUP BY skew").gpuNodes(HASH_AGGREGATE)
+        .matchesCpu();
+    query("SELECT min(str_a), max(str_a) FROM empty_types").gpuNodes(HASH_AGGREGATE).matchesCpu();
+  }
+
+  @Test
   void severalKeysOfEveryKindGroupAsSparkGroups() {
     // double_a holds NaN, -0.0 and 0.0: Spark groups NaN with NaN and -0.0 with 0.0
     query("""

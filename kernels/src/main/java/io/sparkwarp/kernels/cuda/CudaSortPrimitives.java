@@ -11,12 +11,16 @@ final class CudaSortPrimitives implements SortPrimitives {
   private final CudaKernel statistics;
   private final CudaKernel digits;
   private final CudaKernel nullDigits;
+  private final CudaKernel ranks;
+  private final CudaKernel rowsAt;
 
   CudaSortPrimitives(CudaModule module, CudaStableGrouping grouping) {
     this.grouping = grouping;
     statistics = module.kernel("sw_sort_key_stats");
     digits = module.kernel("sw_sort_digits");
     nullDigits = module.kernel("sw_sort_null_digits");
+    ranks = module.kernel("sw_sort_ranks");
+    rowsAt = module.kernel("sw_sort_rows_at");
   }
 
   @Override
@@ -51,6 +55,23 @@ final class CudaSortPrimitives implements SortPrimitives {
       DeviceStream stream) {
     SortPrimitives.checkGroupArguments(digits, rows, buckets, order, out);
     if (rows > 0) grouping.group(digits, rows, buckets, order, out, null, stream);
+  }
+
+  @Override
+  public void ranks(DeviceBuffer order, int rows, DeviceBuffer ranks, DeviceStream stream) {
+    SortPrimitives.checkRanksArguments(order, rows, ranks);
+    if (rows > 0) this.ranks.launchGridStride(rows, CudaStream.of(stream), new KernelArgs().pointer(order).i64(rows)
+        .pointer(ranks));
+  }
+
+  @Override
+  public void rowsAt(DeviceColumn positions, DeviceBuffer order, int rows, DeviceBuffer rowIds, DeviceStream stream) {
+    SortPrimitives.checkRowsAtArguments(positions, order, rows, rowIds);
+    int count = positions.rowCount();
+    if (count == 0) return;
+    KernelArgs args = new KernelArgs().pointer(positions.data()).pointer(positions.validity()).i64(count)
+        .pointer(order).i64(rows).pointer(rowIds);
+    rowsAt.launchGridStride(count, CudaStream.of(stream), args);
   }
 
   /** The (kind, data, validity, offsets) arguments of a key column; only strings and binaries have offsets. */

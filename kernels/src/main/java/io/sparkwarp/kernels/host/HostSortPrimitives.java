@@ -38,6 +38,26 @@ final class HostSortPrimitives implements SortPrimitives {
   }
 
   @Override
+  public void ranks(DeviceBuffer order, int rows, DeviceBuffer ranks, DeviceStream stream) {
+    SortPrimitives.checkRanksArguments(order, rows, ranks);
+    for (int j = 0; j < rows; j++) {
+      int r = MemoryUtil.getInt(order.address() + 4L * j);
+      if (r >= 0 && r < rows) MemoryUtil.putInt(ranks.address() + 4L * r, j);
+    }
+  }
+
+  @Override
+  public void rowsAt(DeviceColumn positions, DeviceBuffer order, int rows, DeviceBuffer rowIds, DeviceStream stream) {
+    SortPrimitives.checkRowsAtArguments(positions, order, rows, rowIds);
+    long validity = positions.validity().address();
+    for (int g = 0; g < positions.rowCount(); g++) {
+      int p = MemoryUtil.getInt(positions.data().address() + 4L * g);
+      boolean hit = HostBatchPrimitives.getBit(validity, g) && p >= 0 && p < rows;
+      MemoryUtil.putInt(rowIds.address() + 4L * g, hit ? MemoryUtil.getInt(order.address() + 4L * p) : -1);
+    }
+  }
+
+  @Override
   public void digits(DeviceColumn key, int rows, DeviceBuffer order, int position, boolean ascending,
       DeviceBuffer digits, DeviceStream stream) {
     SortPrimitives.checkDigitArguments(key, rows, order, position, digits);

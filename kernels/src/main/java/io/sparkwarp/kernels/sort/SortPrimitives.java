@@ -48,6 +48,35 @@ public interface SortPrimitives {
   void groupByDigit(DeviceBuffer digits, int rows, int buckets, DeviceBuffer order, DeviceBuffer out,
       DeviceStream stream);
 
+  /**
+   * ranks[order[j]] = j for j in [0, rows) (int32): the position of each row in {@code order}, a permutation of
+   * [0, rows); an id outside it is skipped.
+   */
+  void ranks(DeviceBuffer order, int rows, DeviceBuffer ranks, DeviceStream stream);
+
+  /**
+   * rowIds[g] = order[p] (int32) for p = positions[g] where that row is valid and p in [0, rows), else -1, for g in
+   * [0, positions.rowCount()): the rows at some positions of {@code order} (a gather makes the -1 rows null).
+   */
+  void rowsAt(DeviceColumn positions, DeviceBuffer order, int rows, DeviceBuffer rowIds, DeviceStream stream);
+
+  /** The argument checks both backends make before {@link #ranks}. */
+  static void checkRanksArguments(DeviceBuffer order, int rows, DeviceBuffer ranks) {
+    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
+    order.checkRange(0, 4L * rows);
+    ranks.checkRange(0, 4L * rows);
+  }
+
+  /** The argument checks both backends make before {@link #rowsAt}. */
+  static void checkRowsAtArguments(DeviceColumn positions, DeviceBuffer order, int rows, DeviceBuffer rowIds) {
+    if (positions.type().kind() != DeviceType.Kind.INT) {
+      throw new IllegalArgumentException("positions of type " + positions.type() + " (INT expected)");
+    }
+    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
+    order.checkRange(0, 4L * rows);
+    rowIds.checkRange(0, 4L * positions.rowCount());
+  }
+
   /** The digits of a value pass over a column of {@code kind}: 2 for booleans, 257 for strings, 256 otherwise. */
   static int buckets(DeviceType.Kind kind) {
     return switch (kind) {

@@ -131,7 +131,9 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
             Aggregate.min(7, DeviceType.BOOLEAN), Aggregate.max(7, DeviceType.BOOLEAN),
             Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)),
             Aggregate.sumOfProducts(2, List.of(11), DeviceType.decimal(38, 6)),
-            Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)));
+            Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)),
+            // strings through StringExtremes: ranks from the device sort, the kernels' INT extremes, a gather
+            Aggregate.min(8, DeviceType.STRING), Aggregate.max(8, DeviceType.STRING).where(7, true));
         assertEquals(AggregateTesting.mean(host, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             AggregateTesting.mean(cuda, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             "mean n=" + n);

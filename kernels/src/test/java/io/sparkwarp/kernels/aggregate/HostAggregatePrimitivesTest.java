@@ -8,10 +8,16 @@ import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.batch.UnsupportedTypeException;
 import io.sparkwarp.kernels.testing.BackendTestBase;
+import io.sparkwarp.kernels.testing.RandomVectors;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.function.BiConsumer;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -86,6 +92,72 @@ class HostAggregatePrimitivesTest extends BackendTestBase {
         List.of("2", "2", "0", "null", "null", "null"),
         List.of("null", "2", "1", "5", "5", "5"),
         List.of("overflow=false", "overflow=false", "overflow=false", "overflow=false", "overflow=false")), out);
+  }
+
+  @Test
+  void extremesOfStringsByTheirUnsignedBytes() {
+    IntVector k = ints(1, 2, null, 1, null, 2, 1, 3, 1);
+    VarCharVector x = strings("b", null, "é", "", null, null, "ab", "zz", "\uD83D\uDE00");
+    BitVector mask = new BitVector("m", pageable);
+    mask.allocateNew(9);
+    for (int i = 0; i < 9; i++) mask.set(i, i % 2);
+    mask.setValueCount(9);
+    vectors.add(mask);
+    // unsigned bytes: "" < "ab" < "b" < the emoji (0xF0...); key 1 has "b", "", "ab" and the emoji, and under the
+    // mask (odd rows) only ""
+    List<List<String>> out = run(List.of(k), List.of(x, mask), Aggregate.min(0, DeviceType.STRING),
+        Aggregate.max(0, DeviceType.STRING), new Aggregate(AggregateOp.MAX, 0, List.of(), DeviceType.STRING, 1, true,
+            false, false), Aggregate.count(0));
+    assertEquals(List.of(
+        List.of("1", "", "\uD83D\uDE00", "", "4"),
+        List.of("2", "null", "null", "null", "0"),
+        List.of("3", "zz", "zz", "zz", "1"),
+        List.of("null", "é", "é", "null", "1"),
+        List.of("overflow=false", "overflow=false", "overflow=false", "overflow=false")), out);
+  }
+
+  @Test
+  void stringExtremesMatchJavaOnRandomStrings() {
+    Random rnd = new Random();
+    for (int rows : new int[] {0, 1, 40, 3000}) {
+      int groups = 1 + rnd.nextInt(50);
+      Integer[] keys = new Integer[rows];
+      String[] values = new String[rows];
+      for (int i = 0; i < rows; i++) {
+        keys[i] = rnd.nextInt(20) == 0 ? null : rnd.nextInt(groups);
+        values[i] = rnd.nextInt(5) == 0 ? null
+            : new String(RandomVectors.randomString(rnd, 6, false), StandardCharsets.UTF_8);
+      }
+      Map<Integer, String[]> expected = new HashMap<>();
+      for (int i = 0; i < rows; i++) {
+        String[] mm = expected.computeIfAbsent(keys[i], g -> new String[2]);
+        if (values[i] == null) continue;
+        if (mm[0] == null || compareBytes(values[i], mm[0]) < 0) mm[0] = values[i];
+        if (mm[1] == null || compareBytes(values[i], mm[1]) > 0) mm[1] = values[i];
+      }
+      List<List<String>> want = new ArrayList<>();
+      expected.forEach((g, mm) -> want.add(List.of(String.valueOf(g), String.valueOf(mm[0]), String.valueOf(mm[1]))));
+      want.sort(Comparator.comparing(Object::toString));
+      want.add(List.of("overflow=false", "overflow=false"));
+      assertEquals(want, run(List.of(ints(keys)), List.of(strings(values)), Aggregate.min(0, DeviceType.STRING),
+          Aggregate.max(0, DeviceType.STRING)), rows + " rows");
+    }
+  }
+
+  private static int compareBytes(String a, String b) {
+    return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private VarCharVector strings(String... values) {
+    VarCharVector v = new VarCharVector("s", pageable);
+    v.allocateNew(values.length);
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) v.setNull(i);
+      else v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+    }
+    v.setValueCount(values.length);
+    vectors.add(v);
+    return v;
   }
 
   @Test

@@ -32,6 +32,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Partial$;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.errors.QueryExecutionErrors;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StringType;
 import scala.Enumeration;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -60,8 +61,9 @@ public final class AggregateFunctionPlan implements Serializable {
    * Kinds whose min and max the device computes as Spark does. Not floats and doubles: Spark orders -0.0 equal to
    * 0.0 and keeps whichever of the two it met first, an order the device's parallel aggregation cannot reproduce.
    */
+  /** What min and max take: strings and binaries by their bytes ({@code StringExtremes}). */
   private static final Set<Kind> ORDERED = EnumSet.of(Kind.BOOLEAN, Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG,
-      Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL);
+      Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL, Kind.STRING, Kind.BINARY);
   /** Largest decimal precision whose average the device divides (the sum's 38 digits and the result's scale). */
   private static final int MAX_AVERAGE_PRECISION = 28;
   /**
@@ -189,6 +191,10 @@ public final class AggregateFunctionPlan implements Serializable {
           raw ? List.of(child) : buffers);
     }
     if (f instanceof Min || f instanceof Max) {
+      if (f.dataType() instanceof StringType s && !s.isUTF8BinaryCollation()) {
+        throw new IllegalArgumentException(f.prettyName() + " of strings with collation " + s.collationName()
+            + " is not supported (the GPU orders strings by their UTF-8 bytes)");
+      }
       if (!ORDERED.contains(in.kind())) {
         throw new IllegalArgumentException(f.prettyName() + " of " + in + " is not supported" + (in.kind()
             == Kind.FLOAT || in.kind() == Kind.DOUBLE ? " (which of -0.0 and 0.0 Spark keeps depends on row order)"
