@@ -54,6 +54,15 @@ class AggregateTest extends GpuTestBase {
   }
 
   @Test
+  void extremesOfWideDecimalsByValue() {
+    query("SELECT id % 4, min(dec38), max(dec38) FROM fallback_types GROUP BY id % 4").gpuNodes(HASH_AGGREGATE)
+        .matchesCpu();
+    // TPC-H Q15's shape: the largest of per-group sums, which are decimal(36,4)
+    query("SELECT max(total) FROM (SELECT l_suppkey, sum(l_extendedprice * (1 - l_discount)) AS total FROM lineitem "
+        + "GROUP BY l_suppkey)").gpuNodes(HASH_AGGREGATE).matchesCpu();
+  }
+
+  @Test
   void severalKeysOfEveryKindGroupAsSparkGroups() {
     // double_a holds NaN, -0.0 and 0.0: Spark groups NaN with NaN and -0.0 with 0.0
     query("""

@@ -22,7 +22,7 @@ final class AggregateTesting {
   private AggregateTesting() {}
 
   /**
-   * The groups of aggregating {@code keys} and {@code inputs} on {@code backend} (through {@link StringExtremes}, so
+   * The groups of aggregating {@code keys} and {@code inputs} on {@code backend} (through {@link RankedExtremes}, so
    * min and max take strings too), as rows of canonical strings sorted, followed by one row of the overflow flags.
    */
   static List<List<String>> aggregate(Backend backend, List<FieldVector> keys, List<FieldVector> inputs,
@@ -33,7 +33,7 @@ final class AggregateTesting {
       try {
         for (FieldVector v : keys) keyColumns.add(ArrowUpload.upload(backend, v, stream));
         for (FieldVector v : inputs) inputColumns.add(ArrowUpload.upload(backend, v, stream));
-        try (AggregateResult result = StringExtremes.aggregate(backend, rows(keys, inputs), keyColumns, inputColumns,
+        try (AggregateResult result = RankedExtremes.aggregate(backend, rows(keys, inputs), keyColumns, inputColumns,
             aggregates, stream)) {
           List<String> names = new ArrayList<>();
           for (int i = 0; i < result.groups().columnCount(); i++) names.add("c" + i);

@@ -132,8 +132,9 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
             Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)),
             Aggregate.sumOfProducts(2, List.of(11), DeviceType.decimal(38, 6)),
             Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)),
-            // strings through StringExtremes: ranks from the device sort, the kernels' INT extremes, a gather
-            Aggregate.min(8, DeviceType.STRING), Aggregate.max(8, DeviceType.STRING).where(7, true));
+            // strings and wide decimals through RankedExtremes: ranks from the device sort, INT extremes, a gather
+            Aggregate.min(8, DeviceType.STRING), Aggregate.max(8, DeviceType.STRING).where(7, true),
+            Aggregate.min(3, DEC_38), Aggregate.max(3, DEC_38));
         assertEquals(AggregateTesting.mean(host, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             AggregateTesting.mean(cuda, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             "mean n=" + n);

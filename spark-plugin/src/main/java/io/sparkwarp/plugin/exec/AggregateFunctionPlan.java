@@ -61,9 +61,9 @@ public final class AggregateFunctionPlan implements Serializable {
    * Kinds whose min and max the device computes as Spark does. Not floats and doubles: Spark orders -0.0 equal to
    * 0.0 and keeps whichever of the two it met first, an order the device's parallel aggregation cannot reproduce.
    */
-  /** What min and max take: strings and binaries by their bytes ({@code StringExtremes}). */
+  /** What min and max take: strings, binaries and wide decimals through ranks ({@code RankedExtremes}). */
   private static final Set<Kind> ORDERED = EnumSet.of(Kind.BOOLEAN, Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG,
-      Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL, Kind.STRING, Kind.BINARY);
+      Kind.DATE, Kind.TIMESTAMP, Kind.DECIMAL, Kind.DECIMAL128, Kind.STRING, Kind.BINARY);
   /** Largest decimal precision whose average the device divides (the sum's 38 digits and the result's scale). */
   private static final int MAX_AVERAGE_PRECISION = 28;
   /**

@@ -5,7 +5,7 @@ import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.aggregate.Aggregate;
 import io.sparkwarp.kernels.aggregate.AggregateResult;
-import io.sparkwarp.kernels.aggregate.StringExtremes;
+import io.sparkwarp.kernels.aggregate.RankedExtremes;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
@@ -325,7 +325,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
       }
     }
     firstAggregate.add(aggregates.size());
-    AggregateResult r = StringExtremes.aggregate(backend, rows, columns.subList(0, keys),
+    AggregateResult r = RankedExtremes.aggregate(backend, rows, columns.subList(0, keys),
         columns.subList(keys, columns.size()), aggregates, stream);
     try {
       for (int i = 0; i < spec.functions().size(); i++) {

@@ -16,16 +16,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Aggregation with min and max of strings and binaries, which the hash aggregation kernels (fixed-width
+ * Aggregation with min and max of strings, binaries and 128-bit decimals, which the hash aggregation kernels (64-bit
  * accumulators) do not compute themselves: each such input column is replaced by its rows' ranks in the column's
- * sorted order (Spark's order, unsigned bytes; INT, null where the value is null), the kernels take each group's
- * smallest or largest rank, and the values at those ranks are gathered back. One device sort per column and batch;
- * everything else goes to {@link AggregatePrimitives#aggregate} unchanged.
+ * sorted order (Spark's order: unsigned bytes, decimals by value; INT, null where the value is null), the kernels
+ * take each group's smallest or largest rank, and the values at those ranks are gathered back. One device sort per
+ * column and batch; everything else goes to {@link AggregatePrimitives#aggregate} unchanged.
  */
-public final class StringExtremes {
-  private StringExtremes() {}
+public final class RankedExtremes {
+  private RankedExtremes() {}
 
-  /** {@link AggregatePrimitives#aggregate}, with min and max also over STRING and BINARY inputs. */
+  /** {@link AggregatePrimitives#aggregate}, with min and max also over STRING, BINARY and DECIMAL128 inputs. */
   public static AggregateResult aggregate(Backend backend, int rows, List<DeviceColumn> keys,
       List<DeviceColumn> inputs, List<Aggregate> aggregates, DeviceStream stream) {
     Map<Integer, Ranked> ranked = new LinkedHashMap<>();  // by input column
@@ -34,7 +34,7 @@ public final class StringExtremes {
       List<Aggregate> onRanks = new ArrayList<>(aggregates);
       for (int a = 0; a < aggregates.size(); a++) {
         Aggregate agg = aggregates.get(a);
-        if (!ofBytes(agg, inputs)) continue;
+        if (!byRank(agg, inputs)) continue;
         Ranked r = ranked.get(agg.input());
         if (r == null) {
           r = Ranked.of(backend, inputs.get(agg.input()), rows, rankedInputs.size(), stream);
@@ -57,9 +57,11 @@ public final class StringExtremes {
     }
   }
 
-  private static boolean ofBytes(Aggregate agg, List<DeviceColumn> inputs) {
-    return (agg.op() == AggregateOp.MIN || agg.op() == AggregateOp.MAX) && agg.input() >= 0
-        && inputs.get(agg.input()).type().isVariableWidth();
+  /** Whether {@code agg} is a min or max the kernels leave to ranks: of variable-width or 128-bit values. */
+  private static boolean byRank(Aggregate agg, List<DeviceColumn> inputs) {
+    if (agg.op() != AggregateOp.MIN && agg.op() != AggregateOp.MAX || agg.input() < 0) return false;
+    DeviceType type = inputs.get(agg.input()).type();
+    return type.isVariableWidth() || type.kind() == DeviceType.Kind.DECIMAL128;
   }
 
   /** The result with each string extreme's ranks replaced by the values at them (the rank columns closed). */
@@ -70,7 +72,7 @@ public final class StringExtremes {
     int n = groups.rowCount();
     for (int a = 0; a < aggregates.size(); a++) {
       Aggregate agg = aggregates.get(a);
-      if (!ofBytes(agg, inputs)) continue;
+      if (!byRank(agg, inputs)) continue;
       DeviceColumn positions = columns.get(keys + a);
       Ranked r = ranked.get(agg.input());
       DeviceBatch values;
