@@ -272,11 +272,25 @@ __device__ void decimal(Row& r, int op, int s, int64_t x, int64_t y, int mode, i
 }
 
 // ADD and SUBTRACT of 128-bit decimals at scales s1 and s2 into Spark's result type (scale max(s1, s2), precision
-// large enough that the operands at that scale, and their sum, fit: the builder allows no other).
+// large enough that the operands at that scale, and their sum, fit: the builder allows no other). MULTIPLY: the
+// product in 128 bits, rounded HALF_UP to the result scale rs; the builder allows rs < s1 + s2 only where the
+// product cannot leave 128 bits, so a product that does is past 38 digits and overflows as in Spark.
 __device__ void decimal128(Row& r, int op, int s, int128 x, int128 y, int mode, int scales) {
   const int s1 = scales & 0xff;
   const int s2 = (scales >> 8) & 0xff;
   const int p = (scales >> 16) & 0xff;
+  if (op == OP_MULTIPLY) {
+    const int rs = (scales >> 24) & 0xff;
+    int128 z = 0;
+    bool fits = multiply_fits128(x, y, &z);
+    if (fits && rs < s1 + s2) z = shrink_half_up(z, s1 + s2 - rs);
+    if (fits && fits_digits(z, p)) {
+      r.set128(s, z);
+    } else {
+      decimal_overflow(r, s, mode, static_cast<int64_t>(low_word(x)), static_cast<int64_t>(low_word(y)));
+    }
+    return;
+  }
   const int common = s1 > s2 ? s1 : s2;
   const int128 z = x * pow10_128(common - s1) + (op == OP_ADD ? 1 : -1) * (y * pow10_128(common - s2));
   if (fits_digits(z, p)) {

@@ -38,6 +38,19 @@ __device__ __forceinline__ int128 shrink_half_up(int128 x, int k) {
   return q;
 }
 
+// z = x * y where the product fits 128 bits; false (z unset) where it does not.
+__device__ __forceinline__ bool multiply_fits128(int128 x, int128 y, int128* z) {
+  using u128 = unsigned __int128;
+  const u128 ux = x < 0 ? -static_cast<u128>(x) : static_cast<u128>(x);
+  const u128 uy = y < 0 ? -static_cast<u128>(y) : static_cast<u128>(y);
+  const bool negative = (x < 0) != (y < 0);
+  const u128 limit = (static_cast<u128>(1) << 127) - (negative ? 0 : 1);  // |INT128_MIN| or INT128_MAX
+  if (ux != 0 && uy > limit / ux) return false;
+  const u128 m = ux * uy;
+  *z = negative ? static_cast<int128>(-m) : static_cast<int128>(m);
+  return true;
+}
+
 // x at scale `from` moved to scale `to` with at most `precision` digits: false when it does not fit.
 __device__ __forceinline__ bool rescale128(int128 x, int from, int to, int precision, int128* z) {
   if (to >= from) {

@@ -30,6 +30,34 @@ class WideDecimalTest extends GpuTestBase {
 
   @ParameterizedTest
   @ValueSource(strings = {"true", "false"})
+  void productsOfWideDecimals(String ansi) {
+    // wide x narrow (Q20's 0.5 * sum(l_quantity), Q14's 100.00 * sum(..)), wide x wide with an overflow past 38
+    // digits (null, or the error under ANSI), and products of 38 digits whose scale Spark lowers by one (rounded
+    // HALF_UP: 19 + 19 digits, and 37 + 1)
+    query("""
+        SELECT skew, 0.5 * sum(dec_a), 100.00 * sum(dec_a * dec7_b), sum(dec_a) * max(dec7_a)
+        FROM all_types GROUP BY skew""").conf(ANSI, "false").gpuNodes(HASH_AGGREGATE).matchesCpu();
+    query("""
+        SELECT id, CAST(dec7_a AS DECIMAL(19, 10)) * CAST(dec7_b AS DECIMAL(19, 10)),
+               CAST(dec7_a AS DECIMAL(30, 2)) * dec7_b, (dec_a * dec_b) * CAST(3 AS DECIMAL(1, 0))
+        FROM all_types""").conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
+    String overflow = "SELECT id, CAST(99999999999999999999.5 AS DECIMAL(22, 1)) * CAST(dec_a AS DECIMAL(20, 4)) "
+        + "FROM all_types WHERE dec_a > 10000000";
+    // ANSI mode: Spark's error shows the 128-bit operands, which the device's error report does not carry
+    if (ansi.equals("false")) query(overflow).conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
+    else query(overflow.replace("99999999999999999999.5", "1.5")).conf(ANSI, ansi)
+        .fallsBack("ProjectExec", "in ANSI mode, where it can overflow");
+  }
+
+  @Test
+  void productsWhoseRoundingNeedsMoreThan128BitsStayOnTheCpu() {
+    // decimal(28,4) x decimal(28,4): Spark keeps scale 6 of 8, rounding a product that may pass 128 bits
+    query("SELECT skew, sum(dec_a) * sum(dec_b) FROM all_types GROUP BY skew").conf(ANSI, "false")
+        .fallsBack("HashAggregateExec", "MULTIPLY of decimal(28,4) and decimal(28,4) to decimal(38,6)");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "false"})
   void comparisons(String ansi) {
     query("""
         SELECT id, dec_a * dec_b > dec7_a * dec_a, dec_a * dec_b <=> dec7_a * dec7_b,

@@ -307,17 +307,31 @@ public final class ExprProgram {
      * expression, whose scale must be Spark's (max(s1, s2) for + - %, s1 + s2 for *, and for / large enough that
      * the dividend scaled to it fits 18 digits, which holds for every Spark division of precision up to 18).
      * 128-bit decimal results: MULTIPLY of two 64-bit decimals (exact, the product's digits within the result's),
-     * and ADD and SUBTRACT of two 128-bit decimals into a result whose scale is the operands' larger one.
+     * MULTIPLY of two 128-bit decimals (rounded to Spark's result scale, see {@code wideDecimalScales}), and ADD and
+     * SUBTRACT of two 128-bit decimals into a result whose scale is the operands' larger one.
      */
     public Builder arithmetic(Opcode op, DeviceType result, EvalMode mode) {
+      boolean division = op == Opcode.DIVIDE || op == Opcode.REMAINDER || op == Opcode.INTEGRAL_DIVIDE;
+      return arithmetic(op, result, mode, peek(division ? 0 : 1).precision(), peek(division ? 1 : 0).precision());
+    }
+
+    /**
+     * {@link #arithmetic(Opcode, DeviceType, EvalMode)} where the operands' values are known to have at most
+     * {@code leftDigits} and {@code rightDigits} digits (at most their types' precisions): a 64-bit decimal widened
+     * to 128 bits keeps its own, which decides whether a 128-bit product can be rounded exactly.
+     */
+    public Builder arithmetic(Opcode op, DeviceType result, EvalMode mode, int leftDigits, int rightDigits) {
       boolean division = op == Opcode.DIVIDE || op == Opcode.REMAINDER || op == Opcode.INTEGRAL_DIVIDE;
       require(division || op == Opcode.ADD || op == Opcode.SUBTRACT || op == Opcode.MULTIPLY, "arithmetic " + op);
       DeviceType left = peek(division ? 0 : 1);
       DeviceType right = peek(division ? 1 : 0);
       Kind kind = left.kind();
       if (kind == Kind.DECIMAL128 || result.kind() == Kind.DECIMAL128) {
-        return emit(op, kind.ordinal(), mode.ordinal(), wideDecimalScales(op, left, right, result), 2,
-            List.of(left, right), result);
+        require(leftDigits <= left.precision() && rightDigits <= right.precision(),
+            op + " of values of " + leftDigits + " and " + rightDigits + " digits typed " + left + " and " + right);
+        return emit(op, kind.ordinal(), mode.ordinal(),
+            wideDecimalScales(op, left, right, result, leftDigits + rightDigits, mode), 2, List.of(left, right),
+            result);
       }
       require(NUMERIC.contains(kind) && kind == right.kind(), op + " of " + left + " and " + right);
       if (op == Opcode.DIVIDE) require(kind == Kind.DECIMAL || FLOATING.contains(kind), "DIVIDE of " + left);
@@ -344,16 +358,28 @@ public final class ExprProgram {
       return to.precision() - to.scale() >= integerDigits + (to.scale() < from.scale() ? 1 : 0);
     }
 
-    /** The rules of the 128-bit decimal arithmetic the device evaluates exactly; returns the packed scales. */
-    private static int wideDecimalScales(Opcode op, DeviceType l, DeviceType r, DeviceType result) {
+    /**
+     * The rules of the 128-bit decimal arithmetic the device evaluates exactly ({@code productDigits}: at most the
+     * digits of a product's exact value); returns the packed scales.
+     */
+    private static int wideDecimalScales(Opcode op, DeviceType l, DeviceType r, DeviceType result,
+        int productDigits, EvalMode mode) {
       int s1 = l.scale();
       int s2 = r.scale();
       int p = result.precision();
       int s = result.scale();
       require(result.kind() == Kind.DECIMAL128, op + " of " + l + " and " + r + " to " + result);
-      if (op == Opcode.MULTIPLY) {
-        require(l.kind() == Kind.DECIMAL && r.kind() == Kind.DECIMAL && s == s1 + s2
-            && p >= l.precision() + r.precision(), op + " of " + l + " and " + r + " to " + result);
+      if (op == Opcode.MULTIPLY && l.kind() == Kind.DECIMAL) {
+        require(r.kind() == Kind.DECIMAL && s == s1 + s2 && p >= l.precision() + r.precision(),
+            op + " of " + l + " and " + r + " to " + result);
+      } else if (op == Opcode.MULTIPLY) {
+        // the 128-bit product is exact; rounding it to a lower scale is too where it cannot leave 128 bits
+        require(r.kind() == Kind.DECIMAL128 && s <= s1 + s2
+            && (s == s1 + s2 || productDigits <= DeviceType.MAX_WIDE_DECIMAL_PRECISION),
+            op + " of " + l + " and " + r + " to " + result);
+        // Spark's overflow error shows the 128-bit operands, which an error report (two 64-bit words) cannot carry
+        require(mode == EvalMode.LEGACY || productDigits - (s1 + s2 - s) <= p,
+            op + " of " + l + " and " + r + " to " + result + " in " + mode + " mode, where it can overflow");
       } else {
         int common = Math.max(s1, s2);
         require((op == Opcode.ADD || op == Opcode.SUBTRACT) && l.kind() == Kind.DECIMAL128

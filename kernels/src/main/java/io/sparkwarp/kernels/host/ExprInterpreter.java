@@ -441,11 +441,20 @@ final class ExprInterpreter {
     else set(slot, z);
   }
 
-  /** ADD and SUBTRACT of 128-bit decimals into Spark's result type (scale max(s1, s2)). */
+  /**
+   * ADD and SUBTRACT of 128-bit decimals into Spark's result type (scale max(s1, s2)); MULTIPLY exactly, rounded
+   * HALF_UP to the result's scale where Spark lowered it.
+   */
   private void decimal128(Opcode op, int slot, BigInteger x, BigInteger y, EvalMode mode, int scales, int site) {
     int s1 = scales & 0xff;
     int s2 = scales >> 8 & 0xff;
     int p = scales >> 16 & 0xff;
+    if (op == Opcode.MULTIPLY) {
+      BigInteger z = Decimal128.rescale(x.multiply(y), s1 + s2, scales >>> 24, p);
+      if (z != null) set128(slot, z);
+      else decimalOverflow(slot, mode, site, x.longValue(), y.longValue());
+      return;
+    }
     int common = Math.max(s1, s2);
     BigInteger xs = x.multiply(Decimal128.pow10(common - s1));
     BigInteger ys = y.multiply(Decimal128.pow10(common - s2));

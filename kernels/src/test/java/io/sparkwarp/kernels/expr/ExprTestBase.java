@@ -38,7 +38,8 @@ abstract class ExprTestBase extends BackendTestBase {
         case TIMESTAMP -> ((org.apache.arrow.vector.TimeStampVector) v).setSafe(i, (Long) x);
         case FLOAT -> ((org.apache.arrow.vector.Float4Vector) v).setSafe(i, (Float) x);
         case DOUBLE -> ((org.apache.arrow.vector.Float8Vector) v).setSafe(i, (Double) x);
-        case DECIMAL -> ((org.apache.arrow.vector.DecimalVector) v).setSafe(i, new java.math.BigDecimal((String) x));
+        case DECIMAL, DECIMAL128 -> ((org.apache.arrow.vector.DecimalVector) v).setSafe(i,
+            new java.math.BigDecimal((String) x));
         case STRING -> ((org.apache.arrow.vector.VarCharVector) v).setSafe(i, ((String) x).getBytes(
             StandardCharsets.UTF_8));
         case BINARY -> ((org.apache.arrow.vector.VarBinaryVector) v).setSafe(i, (byte[]) x);

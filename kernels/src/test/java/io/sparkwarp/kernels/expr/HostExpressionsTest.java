@@ -175,6 +175,31 @@ class HostExpressionsTest extends ExprTestBase {
     }
   }
 
+  @Test
+  void wideProductsRoundHalfUpToSparksScaleAndOverflowToNull() {
+    DeviceType d1910 = DeviceType.decimal(19, 10);
+    DeviceType d3810 = DeviceType.decimal(38, 10);
+    try (DeviceBatch b = batch(vector(d1910, "1.0000000005", "-1.0000000005", "999999999.9999999999", null),
+        vector(d3810, "2.5000000000", "1.0000000000", "9999999999999999999999999999.0000000000", "1.0000000000"))) {
+      // decimal(19,10) * decimal(19,10) is decimal(38,19) in Spark: 20 fractional digits rounded to 19
+      ExprProgram square = over(d1910, d3810).column(0).column(0)
+          .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 19), EvalMode.ANSI).output().build();
+      assertEquals(list(new BigDecimal("1.0000000010000000003"), new BigDecimal("1.0000000010000000003"),
+          new BigDecimal("999999999999999999.8000000000000000000"), null), eval(square, b));
+      // decimal(19,10) * decimal(38,10) at scale 20 exactly: the last row's product leaves 38 digits (null)
+      ExprProgram wide = over(d1910, d3810).column(0).column(1)
+          .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 20), EvalMode.LEGACY).output().build();
+      assertEquals(list(new BigDecimal("2.50000000125000000000"), new BigDecimal("-1.00000000050000000000"), null,
+          null), eval(wide, b));
+      // the same where an overflow would raise Spark's error: refused (the error report cannot carry its operands)
+      assertThrows(IllegalArgumentException.class, () -> over(d1910, d3810).column(0).column(1)
+          .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 20), EvalMode.ANSI));
+      // rounding a product that may pass 128 bits: refused
+      assertThrows(IllegalArgumentException.class, () -> over(d3810, d3810).column(1).column(1)
+          .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 6), EvalMode.LEGACY));
+    }
+  }
+
   private List<Object> cast(DeviceType from, DeviceType to, EvalMode mode, DeviceBatch b) {
     return eval(over(from).column(0).cast(to, mode).output().build(), b);
   }

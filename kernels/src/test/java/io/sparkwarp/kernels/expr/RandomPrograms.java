@@ -275,13 +275,13 @@ final class RandomPrograms {
   }
 
   /**
-   * A 128-bit decimal: the product of two decimals of up to 18 digits, a sum or difference of two wide ones, a cast
-   * of a narrower or wider decimal or an integer, a negation (up to 34 digits).
+   * A 128-bit decimal: the product of two decimals of up to 18 digits or of two wide ones, a sum or difference of
+   * two wide ones, a cast of a narrower or wider decimal or an integer, a negation (up to 34 digits).
    */
   private void wideDecimal(DeviceType type, int depth) {
     int p = type.precision();
     int s = type.scale();
-    switch (rnd.nextInt(5)) {
+    switch (rnd.nextInt(6)) {
       case 0 -> {
         int s1 = s / 2;
         int p1 = Math.min(18, Math.max(s1 + 1, p / 2));
@@ -313,6 +313,21 @@ final class RandomPrograms {
         } else {
           leaf(type);
         }
+      }
+      case 4 -> {
+        // two wide factors of 19 digits: the exact product, or (38 digits) rounded one place as Spark lowers the
+        // scale; outside LEGACY mode only where no product overflows (the builder refuses the others)
+        EvalMode m = mode();
+        int target = p == 38 && rnd.nextBoolean() ? s + 1 : s;
+        int s1 = Math.min(19, (target + 1) / 2);
+        int s2 = target - s1;
+        if (s2 < 0 || s2 > 19 || m != EvalMode.LEGACY && 38 - (target - s) > p) {
+          leaf(type);
+          return;
+        }
+        gen(DeviceType.decimal(19, s1), depth - 1);
+        gen(DeviceType.decimal(19, s2), depth - 1);
+        b.arithmetic(Opcode.MULTIPLY, type, m);
       }
       default -> leaf(type);
     }

@@ -564,17 +564,24 @@ public final class ExpressionCompiler {
       EvalMode mode = mode(e.evalMode());
       Node l = nodes.get(0);
       Node r = nodes.get(1);
-      if (type.kind() == Kind.DECIMAL128 && op != Opcode.MULTIPLY) {
-        // a 128-bit sum adds 128-bit operands: a 64-bit decimal is widened first, exactly
+      int leftDigits = l.type.precision();
+      int rightDigits = r.type.precision();
+      boolean narrowProduct = op == Opcode.MULTIPLY && l.type.kind() == Kind.DECIMAL
+          && r.type.kind() == Kind.DECIMAL && type.scale() == l.type.scale() + r.type.scale();
+      if (type.kind() == Kind.DECIMAL128 && !narrowProduct) {
+        // 128-bit arithmetic takes 128-bit operands: a 64-bit decimal is widened first, exactly (two 64-bit factors
+        // whose exact product is the result multiply as they are)
         l = widened(l);
         r = widened(r);
       }
       Node left = l;
       Node right = r;
-      if (!probe(e, List.of(left.type, right.type), b -> b.arithmetic(op, type, mode))) return null;
+      if (!probe(e, List.of(left.type, right.type), b -> b.arithmetic(op, type, mode, leftDigits, rightDigits))) {
+        return null;
+      }
       Node n = binary(type, left, right, true, b -> {
         site(b, e);
-        b.arithmetic(op, type, mode);
+        b.arithmetic(op, type, mode, leftDigits, rightDigits);
       });
       return new Node(type, n.canFail || mode == EvalMode.ANSI, n.emit);
     }
