@@ -98,7 +98,7 @@ final class QueryGenerator {
     for (int i = 0, n = 1 + r.nextInt(4); i < n; i++) {
       select.add(pick("count(*)", "count(s)", "sum(v)", "sum(dec)", "sum(dec18)", "avg(v)", "avg(dec)", "min(v)",
           "max(k2)", "min(dt)", "max(ts)", "min(s)", "max(dec18)", "count(DISTINCT k2)", "sum(v * k)", "min(d)",
-          "max(f)") + " AS a" + i);
+          "max(f)", "max(s)", "0.5 * sum(dec18)", "max(dec18 * dec)") + " AS a" + i);
     }
     String sql = "SELECT " + String.join(", ", select) + " FROM " + pick(FuzzTables.LEFT, FuzzTables.RIGHT)
         + (r.nextInt(4) == 0 ? "" : " WHERE " + predicate("", 2));
