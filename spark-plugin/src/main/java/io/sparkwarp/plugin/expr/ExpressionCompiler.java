@@ -64,6 +64,7 @@ import org.apache.spark.sql.catalyst.expressions.Quarter;
 import org.apache.spark.sql.catalyst.expressions.RLike;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
 import org.apache.spark.sql.catalyst.expressions.StartsWith;
+import org.apache.spark.sql.catalyst.expressions.Substring;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.UnaryPositive;
@@ -390,7 +391,29 @@ public final class ExpressionCompiler {
         }
         values.add(l.value());
       }
-      return inValues(in.value(), values);
+      Expression prefixes = prefixTest(in.value(), values);
+      return prefixes != null ? plan(prefixes) : inValues(in.value(), values);
+    }
+
+    /**
+     * {@code substring(s, 1, k) IN (...)} (TPC-H Q22's country codes) as {@code StartsWith(s, item) OR ...}, which
+     * the string kernels evaluate, where every item is a string of exactly k characters: the first k characters of s
+     * are the item exactly when s's bytes start with the item's (UTF-8 code points end where they end), and a shorter
+     * s gives a shorter substring, which equals no item. Null where s is null, as IN. Null otherwise.
+     */
+    private static Expression prefixTest(Expression value, List<Object> items) {
+      if (!(unwrap(value) instanceof Substring sub) || !(sub.pos() instanceof Literal pos)
+          || !(sub.len() instanceof Literal len) || !Integer.valueOf(1).equals(pos.value())
+          || !(len.value() instanceof Integer k) || k < 1 || items.isEmpty()) {
+        return null;
+      }
+      Expression test = null;
+      for (Object item : items) {
+        if (!(item instanceof UTF8String s) || s.numChars() != k) return null;
+        Expression startsWith = new StartsWith(sub.str(), Literal.create(s, sub.str().dataType()));
+        test = test == null ? startsWith : new Or(test, startsWith);
+      }
+      return test;
     }
 
     /** Refuses IN over a 128-bit decimal (the instruction compares 64-bit literals), recording why. */
@@ -405,6 +428,8 @@ public final class ExpressionCompiler {
       if (!enabled("in")) return null;
       if (wideDecimal(in.child())) return null;
       List<Object> values = new ArrayList<>(CollectionConverters.asJava(in.hset()));
+      Expression prefixes = prefixTest(in.child(), values);
+      if (prefixes != null) return plan(prefixes);
       DataType type = in.child().dataType();
       if (values.contains(null) && (type instanceof FloatType || type instanceof DoubleType)) {
         // InSet answers a NaN with whether the set holds NaN, never null: unlike In and the IN instruction
