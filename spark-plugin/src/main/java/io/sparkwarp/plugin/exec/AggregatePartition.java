@@ -21,12 +21,12 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.spark.TaskContext;
-import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * The partition function of {@link GpuHashAggregateExec}, spark-rapids' pipeline of update, merge and final steps:
