@@ -1,12 +1,12 @@
 package io.sparkwarp.plugin.rewrite;
 
-import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.RowGroupPredicate;
+import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.ScanSettings;
-import io.sparkwarp.plugin.exec.PushedParquetFilters;
 import io.sparkwarp.parquet.ScanSupport;
 import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.exec.GpuParquetScanExec;
+import io.sparkwarp.plugin.exec.PushedParquetFilters;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,14 +16,19 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.execution.ExecSubqueryExpression;
 import org.apache.spark.sql.execution.FileSourceScanExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.DataSourceStrategy$;
+import org.apache.spark.sql.execution.datasources.DataSourceUtils$;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.sql.internal.SQLConf;
-import scala.jdk.javaapi.CollectionConverters;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructField;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * FileSourceScanExec over Parquet: on the GPU when every file's needed columns have types, codecs and encodings the
@@ -102,11 +107,33 @@ final class ParquetScanMeta extends ExecMeta {
   @Override
   protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
     WarpConf conf = context.conf();
-    RowGroupPredicate rowGroups = PushedParquetFilters.of(CollectionConverters.asJava(scan.pushedDownFilters()),
-        SQLConf.get());
+    RowGroupPredicate rowGroups = PushedParquetFilters.of(pushedFilters(), SQLConf.get());
     return new GpuParquetScanExec(scan, columns, new ScanSettings(conf.get(WarpConf.PARQUET_BATCH_BYTES),
         conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups, hostCodecs()),
         hostDecompressed);
+  }
+
+  /**
+   * The scan's filters for row-group pruning: Spark's pushed filters, which put the values of scalar subqueries in
+   * (TPC-H Q22's {@code c_acctbal > (SELECT avg(..))}); while a subquery has not run, which is the case when plans
+   * are rewritten, the filters without subqueries (the Filter above the scan still applies them all).
+   */
+  private List<Filter> pushedFilters() {
+    List<Expression> filters = CollectionConverters.asJava(scan.dataFilters());
+    if (filters.stream().noneMatch(ParquetScanMeta::hasSubquery)) {
+      return CollectionConverters.asJava(scan.pushedDownFilters());
+    }
+    boolean nested = DataSourceUtils$.MODULE$.supportNestedPredicatePushdown(scan.relation());
+    List<Filter> pushed = new ArrayList<>();
+    for (Expression f : filters) {
+      if (!hasSubquery(f)) DataSourceStrategy$.MODULE$.translateFilter(f, nested).foreach(pushed::add);
+    }
+    return pushed;
+  }
+
+  private static boolean hasSubquery(Expression e) {
+    return e instanceof ExecSubqueryExpression
+        || CollectionConverters.asJava(e.children()).stream().anyMatch(ParquetScanMeta::hasSubquery);
   }
 
   /** Whether the scan's option, else the session's setting, reads values as written (rebase mode CORRECTED). */
