@@ -1,7 +1,9 @@
 package io.sparkwarp.it;
 
+import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
 import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
+import static io.sparkwarp.it.harness.GpuNodes.PROJECT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,7 +77,8 @@ class ParquetRowGroupPruningTest extends GpuTestBase {
     // planned before, with the other filters, and the answer stays Spark's
     String sql = "SELECT id, amount FROM pq_sorted WHERE id < 30000 AND amount > (SELECT avg(amount) FROM pq_sorted "
         + "WHERE small = 3)";
-    query(sql).gpuNodes(PARQUET_SCAN).matchesCpu();
+    // the filter too: the subquery's value is a literal of the program the executors compile
+    query(sql).gpuNodes(PARQUET_SCAN, FILTER).matchesCpu();
     // adaptive execution off: the executed plan is the one that ran, without AQE's initial plans beside it
     withConf(Map.of("spark.warp.enabled", "true", "spark.sql.adaptive.enabled", "false"), () -> {
       Dataset<Row> result = spark().sql(sql);
@@ -89,6 +92,15 @@ class ParquetRowGroupPruningTest extends GpuTestBase {
       assertTrue(scans.stream().mapToLong(n -> n.metrics().apply("skippedRowGroups").value()).sum() > 0, plan);
       return null;
     });
+  }
+
+  @Test
+  void scalarSubqueriesInProjectionsAndOfNoRows() {
+    query("SELECT id, amount - (SELECT max(amount) FROM pq_sorted WHERE small = 7) FROM pq_sorted WHERE id < 100")
+        .gpuNodes(PROJECT).matchesCpu();
+    // an empty subquery's value is null: the comparison is null for every row
+    query("SELECT id FROM pq_sorted WHERE id < 500 OR amount > (SELECT avg(amount) FROM pq_sorted WHERE id < 0)")
+        .gpuNodes(FILTER).matchesCpu();
   }
 
   private static long skippedRowGroups(String sql, Map<String, String> settings) {

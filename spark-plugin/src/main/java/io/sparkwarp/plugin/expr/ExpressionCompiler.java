@@ -69,6 +69,7 @@ import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.UnaryPositive;
 import org.apache.spark.sql.catalyst.expressions.Year;
+import org.apache.spark.sql.execution.ScalarSubquery;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
@@ -233,6 +234,7 @@ public final class ExpressionCompiler {
         return column == null || type == null ? null : new Node(type, false, b -> b.column(column));
       }
       if (e instanceof Literal l) return literal(l);
+      if (e instanceof ScalarSubquery s) return subqueryValue(s);
       if (e instanceof EqualNullSafe || e instanceof EqualTo || e instanceof LessThan || e instanceof LessThanOrEqual
           || e instanceof GreaterThan || e instanceof GreaterThanOrEqual) {
         return comparison((BinaryComparison) e);
@@ -304,6 +306,22 @@ public final class ExpressionCompiler {
           yield new Node(type, false, b -> b.literal(type, x));
         }
       };
+    }
+
+    /**
+     * A scalar subquery's value as a literal (TPC-H Q22's {@code c_acctbal > (SELECT avg(..))}). Spark runs the
+     * subquery before the operator executes (its expressions hold it) and the program is compiled on the executor
+     * with the value; while the plan is rewritten the subquery has not run, and a null of its type stands in, which
+     * the program takes wherever it takes the value.
+     */
+    private Node subqueryValue(ScalarSubquery s) {
+      Object value;
+      try {
+        value = s.eval(null);
+      } catch (IllegalArgumentException notRunYet) {
+        value = null;
+      }
+      return literal(new Literal(value, s.dataType()));
     }
 
     /** A Spark internal value as the device's int64 payload (booleans 0/1, decimals unscaled). */
