@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Aggregates whose buffers outgrow {@code spark.warp.aggregate.stateBytes} (set to a few KB here, with small batches
  * so a partition sees many): the partial aggregate hands merged buffers on early and the final aggregate spills them
- * by key to host memory and finishes bucket by bucket. Answers must equal Spark's for every key kind (strings with
+ * by key to host memory and finishes bucket by bucket (at this budget each of the 31 buckets of a task, about 30 KB,
+ * is split again into 37). Answers must equal Spark's for every key kind (strings with
  * multi-byte characters, decimals, doubles with NaN and -0.0, null keys, a hot key), and the final aggregate must
  * have spilled.
  */

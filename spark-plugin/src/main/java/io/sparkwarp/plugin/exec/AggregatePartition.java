@@ -15,6 +15,7 @@ import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.io.Serializable;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -88,6 +89,19 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     }
   }
 
+  /** Levels of spill buckets: a bucket of a bucket of ~31 x 37 x 41 times the budget still fits it. */
+  private static final int MAX_SPILL_LEVELS = 3;
+
+  /** Spilled buckets and the next to finish. */
+  private static final class Level {
+    final SpilledGroups groups;
+    int next;
+
+    Level(SpilledGroups groups) {
+      this.groups = groups;
+    }
+  }
+
   private final Spec spec;
   private final OperatorMetrics metrics;
   private final SQLMetric spillBytes;
@@ -129,7 +143,8 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     private long partialBytes;
     private boolean inputDone;
     private SpilledGroups spilled;
-    private int nextBucket;
+    /** Spilled buckets left to finish, innermost split first, each with its next bucket. */
+    private final ArrayDeque<Level> levels = new ArrayDeque<>();
 
     Run(Iterator<ColumnarBatch> input, ColumnProjection inputs, CompiledExpressions result) {
       this.input = input;
@@ -154,10 +169,22 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
         inputDone = true;
         if (spilled == null) return timed(() -> lastOfAll(false));
         timedStep(this::spillAll);
+        levels.push(new Level(spilled));
       }
-      while (spilled != null && nextBucket < spilled.buckets()) {
+      while (!levels.isEmpty()) {
+        Level level = levels.peek();
+        if (level.next == level.groups.buckets()) {
+          levels.pop();
+          continue;
+        }
+        int b = level.next++;
+        if (level.groups.bytes(b) > spec.stateBytes() / 2 && levels.size() < MAX_SPILL_LEVELS) {
+          // too large to merge within the budget: its groups into buckets of their own, finished first
+          levels.push(new Level(timed(() -> level.groups.split(b, spec.stateBytes() / 4, gpu))));
+          continue;
+        }
         gpu.acquireDevice();
-        DeviceBatch bucket = spilled.take(nextBucket++, gpu);
+        DeviceBatch bucket = level.groups.take(b, gpu);
         if (bucket == null) continue;
         partials.add(bucket);
         DeviceBatch out = timed(() -> lastOfAll(true));  // a bucket holds pieces of several merges

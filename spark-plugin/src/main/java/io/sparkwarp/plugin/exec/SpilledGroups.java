@@ -20,8 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * device memory hash-partitions each pile of buffers by Spark's murmur3 of the keys into {@link #buckets()}
  * buckets (on the device, as the shuffle does), downloads them and keeps each bucket's rows as serialized slices in
  * host memory. A group's buffers all land in one bucket, so each bucket is merged and finished on its own, one at a
- * time, with a bucket's share of the memory. One level of buckets: a partition whose buffers exceed about 31 times
- * the aggregate's state bytes can still run out of device memory while one bucket is merged.
+ * time, with a bucket's share of the memory. A bucket still too large is split again the same way, with another
+ * prime bucket count ({@link #split}).
  */
 final class SpilledGroups {
   /**
@@ -32,19 +32,22 @@ final class SpilledGroups {
 
   private final int[] keyColumns;
   private final List<String> names;
+  /** The product of the moduli the rows were already routed by (the upstream shuffle's, outer buckets'). */
+  private final long routedBy;
   private final List<List<byte[]>> slices = new ArrayList<>();
   private Schema schema;
   private long bytes;
 
   /**
    * @param keys the leading grouping-key columns of every batch added
-   * @param upstreamPartitions the hash partition count that routed rows to this task (1 when unknown)
+   * @param routedBy the hash partition count that routed rows to this task (1 when unknown), times the bucket
+   *     counts of the buckets these rows came from
    */
-  SpilledGroups(int keys, int upstreamPartitions, List<String> names) {
+  SpilledGroups(int keys, long routedBy, List<String> names) {
     this.keyColumns = IntStream.range(0, keys).toArray();
     this.names = List.copyOf(names);
-    int buckets = IntStream.of(BUCKET_COUNTS).filter(b -> upstreamPartitions % b != 0).findFirst()
-        .orElse(BUCKET_COUNTS[0]);
+    this.routedBy = routedBy;
+    int buckets = IntStream.of(BUCKET_COUNTS).filter(b -> routedBy % b != 0).findFirst().orElse(BUCKET_COUNTS[0]);
     for (int b = 0; b < buckets; b++) slices.add(new ArrayList<>());
   }
 
@@ -55,6 +58,33 @@ final class SpilledGroups {
   /** Bytes of the slices held. */
   long bytes() {
     return bytes;
+  }
+
+  /** Bytes of bucket {@code b}'s slices. */
+  long bytes(int b) {
+    return slices.get(b).stream().mapToLong(s -> s.length).sum();
+  }
+
+  /**
+   * Bucket {@code b}'s rows split again into buckets of their own, uploaded and partitioned about
+   * {@code pieceBytes} at a time; its slices here are released.
+   */
+  SpilledGroups split(int b, long pieceBytes, TaskGpu gpu) {
+    SpilledGroups inner = new SpilledGroups(keyColumns.length, routedBy * buckets(), names);
+    List<byte[]> bucket = slices.set(b, new ArrayList<>());
+    int from = 0;
+    while (from < bucket.size()) {
+      int to = from;
+      long size = 0;
+      while (to < bucket.size() && (to == from || size + bucket.get(to).length <= pieceBytes)) {
+        size += bucket.get(to++).length;
+      }
+      gpu.acquireDevice();
+      inner.add(upload(bucket.subList(from, to), gpu), gpu);
+      bytes -= size;
+      from = to;
+    }
+    return inner;
   }
 
   /** Moves {@code groups}' rows (closed here) into the buckets of their keys. */
@@ -82,12 +112,14 @@ final class SpilledGroups {
   DeviceBatch take(int b, TaskGpu gpu) {
     List<byte[]> bucket = slices.set(b, new ArrayList<>());
     if (bucket.isEmpty()) return null;
+    bytes -= bucket.stream().mapToLong(s -> s.length).sum();
+    return upload(bucket, gpu);
+  }
+
+  private DeviceBatch upload(List<byte[]> pieces, TaskGpu gpu) {
     BufferAllocator memory = gpu.hostAllocator();
     try (SliceAppender appender = new SliceAppender(schema, memory)) {
-      for (byte[] slice : bucket) {
-        appender.append(slice);
-        bytes -= slice.length;
-      }
+      for (byte[] slice : pieces) appender.append(slice);
       try (VectorSchemaRoot root = appender.take()) {
         return ArrowUpload.upload(gpu.backend(), root, gpu.stream());
       }
