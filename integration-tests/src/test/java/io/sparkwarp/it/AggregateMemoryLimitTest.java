@@ -35,11 +35,8 @@ class AggregateMemoryLimitTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[1]").appName("sparkwarp aggregate under a device memory limit")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "localhost")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.plugins", SharedSpark.PLUGIN).config("spark.warp.backend", "host")
+    spark = SharedSpark.ownContext("local[1]", "sparkwarp aggregate under a device memory limit", "host")
+        .config("spark.sql.shuffle.partitions", "2").config("spark.sql.adaptive.enabled", "false")
         .config("spark.warp.memory.deviceLimit", "32m").config("spark.warp.memory.taskReserve", "16m")
         .config("spark.warp.batch.targetRows", "65536").getOrCreate();
   }

@@ -38,11 +38,9 @@ class LocalClusterShuffleTest {
     Files.createDirectories(home.resolve("assembly/target/scala-2.13/jars"));
     System.setProperty("spark.test.home", home.toString());
     String opens = System.getProperty("spark.test.jvm.opens", "");
-    spark = SparkSession.builder().master("local-cluster[2,1,1024]").appName("sparkwarp local-cluster shuffle")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "localhost")
-        .config("spark.ui.enabled", "false").config("spark.executor.extraJavaOptions", opens)
+    spark = SharedSpark.ownContext("local-cluster[2,1,1024]", "sparkwarp local-cluster shuffle", "host")
+        .config("spark.executor.extraJavaOptions", opens)
         .config("spark.sql.shuffle.partitions", "5").config("spark.sql.autoBroadcastJoinThreshold", "-1")
-        .config("spark.plugins", SharedSpark.PLUGIN).config("spark.warp.backend", "host")
         .getOrCreate();
     Path dir = Files.createTempDirectory("sparkwarp-local-cluster");
     spark.sql("SELECT id, id % 97 AS k, concat('s', id % 13, '日本') AS s, CAST(id % 1000 AS DECIMAL(12, 2)) AS d, "

@@ -30,10 +30,8 @@ class MultiDeviceTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[4]").appName("sparkwarp on two devices")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "localhost")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8")
-        .config("spark.plugins", SharedSpark.PLUGIN).config("spark.warp.backend", "host")
+    spark = SharedSpark.ownContext("local[4]", "sparkwarp on two devices", "host")
+        .config("spark.sql.shuffle.partitions", "8")
         .config("spark.warp.devices", "2").getOrCreate();
     spark.sql("SELECT id, id % 1000 AS k, concat('s', id % 37, 'é') AS s, CAST(id % 997 AS DECIMAL(10, 2)) AS d "
         + "FROM range(0, 200000, 1, 8)").createOrReplaceTempView("facts");

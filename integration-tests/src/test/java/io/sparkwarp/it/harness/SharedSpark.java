@@ -51,6 +51,16 @@ public final class SharedSpark {
     return session;
   }
 
+  /**
+   * A builder for a test's own SparkContext (own-context tests: other settings than the shared one's), bound to
+   * localhost, UI off, with the plugin on {@code backend}.
+   */
+  public static SparkSession.Builder ownContext(String master, String appName, String backend) {
+    return SparkSession.builder().master(master).appName(appName)
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "localhost")
+        .config("spark.ui.enabled", "false").config("spark.plugins", PLUGIN).config("spark.warp.backend", backend);
+  }
+
   /** A suite asked to run on cuda must not pass on another backend: the plugin's runtime says what it opened. */
   private static void checkBackend() {
     String asked = System.getProperty(BACKEND_PROPERTY, "host");

@@ -47,7 +47,7 @@ public final class RankedExtremes {
       if (ranked.isEmpty()) return backend.aggregates().aggregate(rows, keys, inputs, aggregates, stream);
       AggregateResult result = backend.aggregates().aggregate(rows, keys, rankedInputs, onRanks, stream);
       try {
-        return valuesAtRanks(backend, result, keys.size(), inputs, aggregates, ranked, stream);
+        return valuesAtRanks(backend, result, rows, keys.size(), inputs, aggregates, ranked, stream);
       } catch (RuntimeException e) {
         result.close();
         throw e;
@@ -65,7 +65,7 @@ public final class RankedExtremes {
   }
 
   /** The result with each string extreme's ranks replaced by the values at them (the rank columns closed). */
-  private static AggregateResult valuesAtRanks(Backend backend, AggregateResult result, int keys,
+  private static AggregateResult valuesAtRanks(Backend backend, AggregateResult result, int rows, int keys,
       List<DeviceColumn> inputs, List<Aggregate> aggregates, Map<Integer, Ranked> ranked, DeviceStream stream) {
     DeviceBatch groups = result.groups();
     List<DeviceColumn> columns = new ArrayList<>(groups.columns());
@@ -77,18 +77,13 @@ public final class RankedExtremes {
       Ranked r = ranked.get(agg.input());
       DeviceBatch values;
       try (DeviceBuffer rowIds = backend.allocate(4L * Math.max(1, n), stream)) {
-        backend.sorts().rowsAt(positions, r.order(), rows(r), rowIds, stream);
-        values = backend.joins().gather(new DeviceBatch(List.of(inputs.get(agg.input())), rows(r)), rowIds, n,
-            stream);
+        backend.sorts().rowsAt(positions, r.order(), rows, rowIds, stream);
+        values = backend.joins().gather(new DeviceBatch(List.of(inputs.get(agg.input())), rows), rowIds, n, stream);
       }
       columns.set(keys + a, values.column(0));
       positions.close();
     }
     return new AggregateResult(new DeviceBatch(columns, n), result.overflowed());
-  }
-
-  private static int rows(Ranked r) {
-    return r.ranks().rowCount();
   }
 
   /**
