@@ -5,6 +5,7 @@
 #include "expr.cu"
 #include "grouping.cu"
 #include "join.cu"
+#include "merge_join.cu"
 #include "parquet.cu"
 #include "partition.cu"
 #include "scan.cu"

@@ -3,15 +3,12 @@ package io.sparkwarp.join;
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
-import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.join.ProbeBatch;
 import io.sparkwarp.kernels.join.ProbeResult;
 import io.sparkwarp.kernels.join.ProbeVariant;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -45,6 +42,7 @@ public final class DeviceHashJoin implements AutoCloseable {
   private final DeviceStream stream;
   /** Build rows that matched in any stream batch so far, or null when their matches decide nothing. */
   private final DeviceBuffer buildMatches;
+  private final JoinOutput output;
   private ProbeMetrics metrics = ProbeMetrics.NONE;
 
   /**
@@ -65,13 +63,16 @@ public final class DeviceHashJoin implements AutoCloseable {
     this.type = type;
     this.buildSide = buildSide;
     this.streamTypes = List.copyOf(streamTypes);
-    this.residual = condition == null ? null : new ResidualFilter(backend, condition, buildSide, types(build),
+    this.residual = condition == null ? null : new ResidualFilter(backend, condition, buildSide, JoinOutput.types(build),
         this.streamTypes, stream);
     this.chunkPairs = chunkPairs;
     this.forced = forced;
     this.stream = stream;
     this.table = table;
-    this.buildMatches = tracksBuildMatches() ? zeroedBitmap(build.rowCount()) : null;
+    List<DeviceType> buildTypes = JoinOutput.types(build);
+    this.output = new JoinOutput(backend, type, buildSide == JoinType.Side.LEFT ? buildTypes : this.streamTypes,
+        buildSide == JoinType.Side.LEFT ? this.streamTypes : buildTypes, stream);
+    this.buildMatches = tracksBuildMatches() ? output.zeroedBitmap(build.rowCount()) : null;
   }
 
   /**
@@ -112,8 +113,8 @@ public final class DeviceHashJoin implements AutoCloseable {
     // without a condition the probe kernel marks the rows it matches; with one, only passing pairs may mark them
     boolean kernelMarks = residual == null;
     try (ProbeBatch probe = new ProbeBatch(backend, streamKeys, null, kernelMarks && tracksStreamMatches(), stream);
-        DeviceBuffer passedStream = !kernelMarks && tracksStreamMatches() ? zeroedBitmap(streamBatch.rowCount())
-            : null) {
+        DeviceBuffer passedStream = !kernelMarks && tracksStreamMatches()
+            ? output.zeroedBitmap(streamBatch.rowCount()) : null) {
       HashJoinProbe chunks = new HashJoinProbe(backend, table, probe, chunkPairs, forced,
           kernelMarks ? buildMatches : null, stream);
       while (chunks.hasNext()) {
@@ -129,8 +130,7 @@ public final class DeviceHashJoin implements AutoCloseable {
       metrics = metrics.plus(chunks.metrics());
       if (tracksStreamMatches()) {
         // a semi join keeps the matched stream rows; anti and outer joins the unmatched ones
-        emitSingleSided(select(streamBatch, kernelMarks ? probe.matches() : passedStream,
-            type == JoinType.LEFT_SEMI), streamSide(), out);
+        output.unmatchedOrSemi(streamBatch, kernelMarks ? probe.matches() : passedStream, streamSide(), out);
       }
     }
   }
@@ -138,7 +138,8 @@ public final class DeviceHashJoin implements AutoCloseable {
   /** One chunk's pairs through the residual condition: the passing ones mark their rows and are emitted. */
   private void joinPassing(DeviceBatch streamBatch, ProbeResult chunk, DeviceBuffer passedStream,
       Consumer<DeviceBatch> out) {
-    try (DeviceBatch passing = residual.passing(streamBatch, build, chunk)) {
+    try (DeviceBatch passing = residual.passing(streamBatch, build, chunk.probeRows(), chunk.buildRows(),
+        chunk.pairCount())) {
       int count = passing.rowCount();
       if (count == 0) return;
       DeviceBuffer streamRows = ResidualFilter.streamRows(passing);
@@ -151,8 +152,7 @@ public final class DeviceHashJoin implements AutoCloseable {
 
   /** After the last stream batch: the build rows that decide output on their own (see the class comment). */
   public void finish(Consumer<DeviceBatch> out) {
-    if (!tracksBuildMatches() || build.rowCount() == 0) return;
-    emitSingleSided(select(build, buildMatches, type == JoinType.LEFT_SEMI), buildSide, out);
+    if (tracksBuildMatches()) output.unmatchedOrSemi(build, buildMatches, buildSide, out);
   }
 
   /** What the probes did so far: rows, chunks, matches, the variant and the lanes kept busy. */
@@ -160,85 +160,14 @@ public final class DeviceHashJoin implements AutoCloseable {
     return metrics;
   }
 
-  /** Rows of one side alone: as they are for semi and anti joins, else beside nulls for the other side. */
-  private void emitSingleSided(DeviceBatch rows, JoinType.Side side, Consumer<DeviceBatch> out) {
-    if (rows.rowCount() == 0) {
-      rows.close();
-      return;
-    }
-    if (semiOrAnti()) {
-      out.accept(rows);
-      return;
-    }
-    List<DeviceType> otherTypes = side == buildSide ? streamTypes : types(build);
-    List<DeviceColumn> nulls;
-    try {
-      nulls = NullColumns.of(backend, otherTypes, rows.rowCount(), stream);
-    } catch (RuntimeException e) {
-      rows.close();
-      throw e;
-    }
-    out.accept(side == JoinType.Side.LEFT ? concat(rows.columns(), nulls, rows.rowCount())
-        : concat(nulls, rows.columns(), rows.rowCount()));
-  }
-
-  /** The rows of {@code batch} whose bit in {@code bitmap} is set ({@code wantSet}) or clear, as a new batch. */
-  private DeviceBatch select(DeviceBatch batch, DeviceBuffer bitmap, boolean wantSet) {
-    int rows = batch.rowCount();
-    long bytes = (rows + 7L) / 8;
-    try (DeviceColumn flag = DeviceColumn.allocate(backend, DeviceType.BOOLEAN, rows, 0, stream)) {
-      backend.fill(flag.validity(), 0, bytes, (byte) 0xff, stream);
-      backend.copyDeviceToDevice(bitmap, 0, flag.data(), 0, bytes, stream);
-      List<DeviceColumn> columns = new ArrayList<>(batch.columns());
-      columns.add(flag);
-      // a view: its columns belong to the batch and the flag, so it is never closed itself
-      DeviceBatch flagged = new DeviceBatch(columns, rows);
-      ExprProgram.Builder program = ExprProgram.builder(types(flagged)).column(columns.size() - 1);
-      if (!wantSet) program.not();
-      return backend.expressions().filter(program.output().build(), flagged, batch.columnCount(), stream);
-    }
-  }
-
-  /** Stream and build rows gathered pairwise, laid out left then right. */
-  private DeviceBatch pairs(DeviceBatch streamBatch, DeviceBuffer streamRows, DeviceBuffer buildRows, int count) {
-    DeviceBatch fromStream = backend.joins().gather(streamBatch, streamRows, count, stream);
-    DeviceBatch fromBuild;
-    try {
-      fromBuild = backend.joins().gather(build, buildRows, count, stream);
-    } catch (RuntimeException e) {
-      fromStream.close();
-      throw e;
-    }
-    return buildSide == JoinType.Side.RIGHT ? concat(fromStream.columns(), fromBuild.columns(), count)
-        : concat(fromBuild.columns(), fromStream.columns(), count);
-  }
-
-  /** A bitmap of {@code rows} clear bits. */
-  private DeviceBuffer zeroedBitmap(int rows) {
-    long bytes = (rows + 7L) / 8;
-    DeviceBuffer bitmap = backend.allocate(bytes, stream);
-    try {
-      backend.fill(bitmap, 0, bytes, (byte) 0, stream);
-      return bitmap;
-    } catch (RuntimeException e) {
-      bitmap.close();
-      throw e;
-    }
-  }
-
   @Override
   public void close() {
     if (buildMatches != null) buildMatches.close();
   }
 
-  private static DeviceBatch concat(List<DeviceColumn> left, List<DeviceColumn> right, int rows) {
-    List<DeviceColumn> columns = new ArrayList<>(left);
-    columns.addAll(right);
-    return new DeviceBatch(columns, rows);
+  /** Stream and build rows gathered pairwise, laid out left then right. */
+  private DeviceBatch pairs(DeviceBatch streamBatch, DeviceBuffer streamRows, DeviceBuffer buildRows, int count) {
+    return buildSide == JoinType.Side.RIGHT ? output.pairs(streamBatch, streamRows, build, buildRows, count)
+        : output.pairs(build, buildRows, streamBatch, streamRows, count);
   }
-
-  private static List<DeviceType> types(DeviceBatch batch) {
-    return batch.columns().stream().map(DeviceColumn::type).toList();
-  }
-
 }

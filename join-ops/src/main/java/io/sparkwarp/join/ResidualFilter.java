@@ -6,15 +6,15 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExprProgram;
-import io.sparkwarp.kernels.join.ProbeResult;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A join's residual condition applied to one probe chunk: the columns the condition reads are gathered for the
- * chunk's pairs (only those; payload columns wait until a pair has passed, DogQC's post-projection), the predicate is
- * evaluated on the device, and the pairs for which it is true are compacted. Stateless between chunks.
+ * A join's residual condition applied to a chunk of pairs (a probe's or a merge's): the columns the condition reads
+ * are gathered for the pairs (only those; payload columns wait until a pair has passed, DogQC's post-projection),
+ * the predicate is evaluated on the device, and the pairs for which it is true are compacted. Stateless between
+ * chunks.
  */
 final class ResidualFilter {
   /** The pairs batch's layout: stream row ids, build row ids, then the condition's result. */
@@ -49,19 +49,19 @@ final class ResidualFilter {
   }
 
   /**
-   * The pairs of {@code chunk} that pass, as a new batch of two int32 columns: stream row ids, then build row ids.
+   * The pairs (streamRows[i], buildRows[i]) for i in [0, count) that pass, as a new batch of two int32 columns: stream row ids, then build row ids.
    *
    * @throws io.sparkwarp.kernels.expr.ExpressionErrorException when the condition raised an error for a pair (ANSI
    *     mode), as Spark would evaluating the same pair
    */
-  DeviceBatch passing(DeviceBatch streamBatch, DeviceBatch build, ProbeResult chunk) {
-    int count = chunk.pairCount();
-    try (DeviceColumn result = evaluate(streamBatch, build, chunk);
+  DeviceBatch passing(DeviceBatch streamBatch, DeviceBatch build, DeviceBuffer streamRows, DeviceBuffer buildRows,
+      int count) {
+    try (DeviceColumn result = evaluate(streamBatch, build, streamRows, buildRows, count);
         DeviceBuffer allValid = backend.allocate((count + 7L) / 8, stream)) {
       backend.fill(allValid, 0, allValid.size(), (byte) 0xff, stream);
       // views over the chunk's row ids and the result: the batch is never closed itself, its buffers are others'
-      DeviceBatch pairs = new DeviceBatch(List.of(rowIds(chunk.probeRows(), allValid, count),
-          rowIds(chunk.buildRows(), allValid, count), result), count);
+      DeviceBatch pairs = new DeviceBatch(List.of(rowIds(streamRows, allValid, count),
+          rowIds(buildRows, allValid, count), result), count);
       return backend.expressions().filter(KEEP_TRUE, pairs, BUILD_ROWS + 1, stream);
     }
   }
@@ -77,17 +77,18 @@ final class ResidualFilter {
   }
 
   /** The condition's result for every pair of the chunk: true, false or null. */
-  private DeviceColumn evaluate(DeviceBatch streamBatch, DeviceBatch build, ProbeResult chunk) {
+  private DeviceColumn evaluate(DeviceBatch streamBatch, DeviceBatch build, DeviceBuffer streamRows,
+      DeviceBuffer buildRows, int count) {
     boolean buildLeft = buildSide == JoinType.Side.LEFT;
     List<DeviceColumn> inputs = new ArrayList<>();
     try (DeviceBatch left = gather(buildLeft ? build : streamBatch, condition.leftColumns(),
-        buildLeft ? chunk.buildRows() : chunk.probeRows(), chunk.pairCount());
+        buildLeft ? buildRows : streamRows, count);
         DeviceBatch right = gather(buildLeft ? streamBatch : build, condition.rightColumns(),
-            buildLeft ? chunk.probeRows() : chunk.buildRows(), chunk.pairCount())) {
+            buildLeft ? streamRows : buildRows, count)) {
       inputs.addAll(left.columns());
       inputs.addAll(right.columns());
       // a view of the two gathered batches, closed with them
-      List<DeviceColumn> out = condition.predicate().project(backend, new DeviceBatch(inputs, chunk.pairCount()),
+      List<DeviceColumn> out = condition.predicate().project(backend, new DeviceBatch(inputs, count),
           stream);
       return out.get(0);
     }

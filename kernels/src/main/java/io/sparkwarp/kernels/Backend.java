@@ -3,6 +3,7 @@ package io.sparkwarp.kernels;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.join.JoinPrimitives;
+import io.sparkwarp.kernels.join.MergeJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.memory.TransferMemory;
@@ -60,6 +61,9 @@ public interface Backend extends AutoCloseable {
 
   /** Hash join builds, chunked probes and payload gathers. */
   JoinPrimitives joins();
+
+  /** Match ranges and their merge-path expansion for sort-merge joins. */
+  MergeJoinPrimitives mergeJoins();
 
   /** String predicates: pivoted layouts and compiled matchers. */
   StringPrimitives strings();

@@ -7,6 +7,7 @@ import io.sparkwarp.kernels.BackendUnavailableException;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.join.JoinPrimitives;
+import io.sparkwarp.kernels.join.MergeJoinPrimitives;
 import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
@@ -31,6 +32,7 @@ public final class CudaBackend implements Backend {
   private final BatchPrimitives batchPrimitives;
   private final ExpressionPrimitives expressions;
   private final JoinPrimitives joins;
+  private final MergeJoinPrimitives mergeJoins;
   private final StringPrimitives strings;
   private final AggregatePrimitives aggregates;
   private final ParquetPrimitives parquet;
@@ -50,6 +52,7 @@ public final class CudaBackend implements Backend {
     this.batchPrimitives = new CudaBatchPrimitives(module);
     this.expressions = new CudaExpressionPrimitives(this, module);
     this.joins = new SharedJoinPrimitives(this, new CudaJoinKernels(this, module));
+    this.mergeJoins = new CudaMergeJoinPrimitives(this, module);
     this.strings = new CudaStringPrimitives(this, module);
     this.aggregates = new CudaAggregatePrimitives(this, module);
     this.parquet = new CudaParquetPrimitives(this, module);
@@ -176,6 +179,11 @@ public final class CudaBackend implements Backend {
   @Override
   public JoinPrimitives joins() {
     return joins;
+  }
+
+  @Override
+  public MergeJoinPrimitives mergeJoins() {
+    return mergeJoins;
   }
 
   @Override

@@ -3,7 +3,10 @@ package io.sparkwarp.kernels.cuda;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 
-/** Device-wide exclusive prefix sums of int32 values, in place: the three launches of {@code scan.cu}. */
+/**
+ * Device-wide exclusive prefix sums of int32 values, in place or as int64 sums into another array: the three
+ * launches of {@code scan.cu}.
+ */
 final class CudaScan {
   /** Values per tile (threads times items per thread in scan.cu). */
   static final long TILE = 256 * 8;
@@ -13,12 +16,18 @@ final class CudaScan {
   private final CudaKernel tileSums;
   private final CudaKernel tileOffsets;
   private final CudaKernel apply;
+  private final CudaKernel wideTileSums;
+  private final CudaKernel wideTileOffsets;
+  private final CudaKernel wideApply;
 
   CudaScan(CudaBackend backend, CudaModule module) {
     this.backend = backend;
     tileSums = module.kernel("sw_scan_tile_sums");
     tileOffsets = module.kernel("sw_scan_tile_offsets");
     apply = module.kernel("sw_scan_apply");
+    wideTileSums = module.kernel("sw_scan_wide_tile_sums");
+    wideTileOffsets = module.kernel("sw_scan_wide_tile_offsets");
+    wideApply = module.kernel("sw_scan_wide_apply");
   }
 
   /**
@@ -37,6 +46,27 @@ final class CudaScan {
       tileSums.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums));
       tileOffsets.launch(1, THREADS, 0, s, new KernelArgs().pointer(sums).i64(tiles));
       apply.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums).i64(tiles));
+    }
+  }
+
+  /**
+   * out[i] (int64) = the sum of values[0, i) (int32) for i in [0, n]: sums whose total may pass an int32. {@code
+   * values} is left as it is.
+   */
+  void exclusiveSumWide(DeviceBuffer values, long n, DeviceBuffer out, DeviceStream stream) {
+    values.checkRange(0, 4 * n);
+    out.checkRange(0, 8 * (n + 1));
+    if (n == 0) {
+      backend.fill(out, 0, 8, (byte) 0, stream);
+      return;
+    }
+    long tiles = (n + TILE - 1) / TILE;
+    CudaStream s = CudaStream.of(stream);
+    try (DeviceBuffer sums = backend.allocate(8 * (tiles + 1), stream)) {
+      wideTileSums.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums));
+      wideTileOffsets.launch(1, THREADS, 0, s, new KernelArgs().pointer(sums).i64(tiles));
+      wideApply.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums).i64(tiles)
+          .pointer(out));
     }
   }
 }

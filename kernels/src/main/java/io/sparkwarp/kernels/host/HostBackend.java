@@ -7,6 +7,7 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.expr.ExpressionPrimitives;
 import io.sparkwarp.kernels.join.JoinPrimitives;
+import io.sparkwarp.kernels.join.MergeJoinPrimitives;
 import io.sparkwarp.kernels.join.SharedJoinPrimitives;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceMemory;
@@ -30,6 +31,7 @@ public final class HostBackend implements Backend {
   private final BatchPrimitives batchPrimitives = new HostBatchPrimitives();
   private final ExpressionPrimitives expressions = new HostExpressionPrimitives(this);
   private final JoinPrimitives joins = new SharedJoinPrimitives(this, new HostJoinKernels(this));
+  private final MergeJoinPrimitives mergeJoins = new HostMergeJoinPrimitives();
   private final StringPrimitives strings = new HostStringPrimitives(this);
   private final AggregatePrimitives aggregates = new HostAggregatePrimitives(this);
   private final ParquetPrimitives parquet = new HostParquetPrimitives(this);
@@ -107,6 +109,11 @@ public final class HostBackend implements Backend {
   @Override
   public JoinPrimitives joins() {
     return joins;
+  }
+
+  @Override
+  public MergeJoinPrimitives mergeJoins() {
+    return mergeJoins;
   }
 
   @Override

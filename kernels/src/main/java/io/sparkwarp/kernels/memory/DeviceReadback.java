@@ -10,9 +10,14 @@ public final class DeviceReadback {
 
   /** The first {@code n} int64 values of {@code src}. */
   public static long[] longs(Backend backend, DeviceBuffer src, int n, DeviceStream stream) {
+    return longs(backend, src, 0, n, stream);
+  }
+
+  /** {@code n} int64 values of {@code src} from byte {@code offset}. */
+  public static long[] longs(Backend backend, DeviceBuffer src, long offset, int n, DeviceStream stream) {
     long[] out = new long[n];
     try (HostBlock host = backend.transferMemory().pool().allocate(8L * n)) {
-      backend.copyDeviceToHost(src, 0, host.address(), 8L * n, stream);
+      backend.copyDeviceToHost(src, offset, host.address(), 8L * n, stream);
       stream.synchronize();
       for (int i = 0; i < n; i++) out[i] = MemoryUtil.getLong(host.address() + 8L * i);
     }

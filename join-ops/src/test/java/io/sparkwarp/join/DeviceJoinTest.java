@@ -35,11 +35,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every join type, building either side, at a tiny and a large chunk size, against a nested-loop oracle: rows (key,
- * name, value) on both sides with null keys, duplicate keys on both sides, a hot key, and empty sides; on the keys
- * alone, and with residual conditions over one or both sides, with nulls, that reject every pair or none.
+ * Every join type, as a hash join building either side and as a merge-path sort-merge join, at a tiny and a large
+ * chunk size, against a nested-loop oracle: rows (key, name, value) on both sides with null keys, duplicate keys on
+ * both sides, a hot key (a quarter of the rows), and empty sides; on the keys alone, and with residual conditions
+ * over one or both sides, with nulls, that reject every pair or none.
  */
-class DeviceHashJoinTest extends BackendTestBase {
+class DeviceJoinTest extends BackendTestBase {
   private final Random rnd = new Random();
 
   @Override
@@ -226,6 +227,10 @@ class DeviceHashJoinTest extends BackendTestBase {
                   + "x" + size[1]);
         }
       }
+      for (int chunk : new int[] {3, 1 << 20}) {
+        assertEquals(expected, merge(type, condition.program(), chunk, left, right), "merge join, " + type + " on "
+            + condition + " in chunks of " + chunk + ", sizes " + size[0] + "x" + size[1]);
+      }
     }
   }
 
@@ -240,6 +245,8 @@ class DeviceHashJoinTest extends BackendTestBase {
         assertThrows(IllegalArgumentException.class, () -> new DeviceHashJoin(backend, r, keys, table,
             JoinType.INNER, JoinType.Side.RIGHT, namesAsInts, types(l), 10, null, stream));
       }
+      assertThrows(IllegalArgumentException.class, () -> DeviceMergeJoin.join(backend, l, JoinKeys.of(l.column(
+          Side.KEY)), r, keys, JoinType.INNER, namesAsInts, 10, stream, b -> b.close()));
     }
   }
 
@@ -270,5 +277,31 @@ class DeviceHashJoinTest extends BackendTestBase {
     } finally {
       Closeables.closeAll(out);
     }
+  }
+
+  private List<String> merge(JoinType type, JoinCondition condition, int chunk, Side left, Side right) {
+    List<DeviceBatch> out = new ArrayList<>();
+    try (DeviceBatch l = upload(left); DeviceBatch r = upload(right)) {
+      long pairs = DeviceMergeJoin.join(backend, l, JoinKeys.of(l.column(Side.KEY)), r, JoinKeys.of(r.column(
+          Side.KEY)), type, condition, chunk, stream, out::add);
+      assertEquals(keyPairs(left, right), pairs, "pairs with equal keys");
+      for (DeviceBatch b : out) {
+        // an inner join's batches are all pairs, chunked; outer joins add rows of one side in one batch each
+        if (type == JoinType.INNER && b.rowCount() > chunk) throw new AssertionError(b.rowCount() + " > " + chunk);
+      }
+      return rows(out, type.outputsRight());
+    } finally {
+      Closeables.closeAll(out);
+    }
+  }
+
+  private static long keyPairs(Side left, Side right) {
+    long pairs = 0;
+    for (Integer k : left.keys) {
+      for (Integer m : right.keys) {
+        if (k != null && k.equals(m)) pairs++;
+      }
+    }
+    return pairs;
   }
 }
