@@ -6,6 +6,7 @@ import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
 import static io.sparkwarp.it.harness.GpuNodes.ONTO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.SHUFFLED_HASH_JOIN;
 import static io.sparkwarp.it.harness.GpuNodes.SHUFFLE_EXCHANGE;
+import static io.sparkwarp.it.harness.GpuNodes.SORT_MERGE_JOIN;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.DemoQueries.DemoQuery;
@@ -75,6 +76,21 @@ class TpchQueriesTest extends GpuTestBase {
         .conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
     assertNoRoundTrip(q.sql(), Map.of(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1"));
+  }
+
+  /**
+   * Every join shuffled and run as the GPU merge join ({@code spark.warp.join.algorithm=mergePath}): the same
+   * answers, with the merge joins in the plan.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("queries")
+  void matchesSparkWithMergePathJoins(DemoQuery q) {
+    String number = q.name().substring(0, q.name().indexOf(' '));
+    List<String> nodes = new ArrayList<>(List.of(ONTO_GPU, SHUFFLE_EXCHANGE));
+    if (!NO_GPU_JOIN.contains(number)) nodes.add(SORT_MERGE_JOIN);
+    query(q.sql()).conf(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1").conf(JoinStrategy.JOIN_ALGORITHM, "mergePath")
+        .conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
+        .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
   }
 
   private static void assertNoRoundTrip(String sql, Map<String, String> settings) {

@@ -6,9 +6,11 @@ import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.data.FuzzTables;
 import io.sparkwarp.it.harness.Answers;
 import io.sparkwarp.it.harness.GpuTestBase;
+import io.sparkwarp.it.harness.JoinStrategy;
 import io.sparkwarp.it.harness.QueryCheck;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +29,10 @@ import org.junit.jupiter.api.Test;
  * error the plugin adds, fails with the seed, the query, both answers and both plans; so does a GPU plan that
  * downloads device batches only to upload them again. Queries that fail on the CPU
  * too (ANSI overflow, say) count as agreeing when the plugin fails as well.
+ *
+ * <p>Every second query runs with every join shuffled and {@code spark.warp.join.algorithm=mergePath}, so the
+ * fuzzer checks the GPU merge join as well as the hash joins; {@code -Dfuzz.joinAlgorithm=mergePath} (or
+ * {@code hash}) runs every query with that setting instead.
  *
  * <p>CI runs {@link #CI_SEEDS} with {@link #CI_QUERIES} each; {@code -Dfuzz.seeds=1,2,3} and
  * {@code -Dfuzz.queries=N} run others. The gpu-tagged test runs {@value #DEVICE_QUERIES} per seed by default, meant
@@ -57,6 +63,7 @@ class DifferentialFuzzTest extends GpuTestBase {
     long[] seeds = Optional.ofNullable(System.getProperty("fuzz.seeds")).filter(s -> !s.isBlank())
         .map(s -> Arrays.stream(s.split(",")).mapToLong(x -> Long.parseLong(x.strip())).toArray()).orElse(CI_SEEDS);
     int queries = Integer.getInteger("fuzz.queries", defaultQueries);
+    String algorithm = System.getProperty("fuzz.joinAlgorithm");
     List<String> failures = new ArrayList<>();
     int ran = 0;
     int bothFailed = 0;
@@ -68,12 +75,13 @@ class DifferentialFuzzTest extends GpuTestBase {
       for (int i = 0; i < queries; i++) {
         String sql = generator.next();
         boolean aqe = adaptive.nextBoolean();
-        Outcome cpu = run(sql, false, aqe);
-        Outcome gpu = run(sql, true, aqe);
+        Map<String, String> joins = joinSettings(algorithm != null ? algorithm : i % 2 == 1 ? "mergePath" : null);
+        Outcome cpu = run(sql, false, aqe, joins);
+        Outcome gpu = run(sql, true, aqe, joins);
         ran++;
         if (gpu.converted) converted++;
         roundTrips.addAll(gpu.roundTrips.stream().map(t -> sql + "\n  " + t).toList());
-        String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + "): " + sql;
+        String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + ", " + joins + "): " + sql;
         if (cpu.error != null) {
           if (gpu.error != null) {
             bothFailed++;
@@ -117,8 +125,18 @@ class DifferentialFuzzTest extends GpuTestBase {
         .noneMatch(f -> f.dataType() instanceof FloatType || f.dataType() instanceof DoubleType);
   }
 
-  private static Outcome run(String sql, boolean plugin, boolean aqe) {
-    return withConf(Map.of(QueryCheck.ENABLED, Boolean.toString(plugin), QueryCheck.ADAPTIVE, Boolean.toString(aqe)),
+  /** The join algorithm, with every join shuffled for the merge join; nothing for the default. */
+  private static Map<String, String> joinSettings(String algorithm) {
+    if (algorithm == null) return Map.of();
+    return algorithm.equalsIgnoreCase("mergePath") ? Map.of(JoinStrategy.JOIN_ALGORITHM, algorithm,
+        JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1") : Map.of(JoinStrategy.JOIN_ALGORITHM, algorithm);
+  }
+
+  private static Outcome run(String sql, boolean plugin, boolean aqe, Map<String, String> joins) {
+    Map<String, String> settings = new HashMap<>(joins);
+    settings.put(QueryCheck.ENABLED, Boolean.toString(plugin));
+    settings.put(QueryCheck.ADAPTIVE, Boolean.toString(aqe));
+    return withConf(settings,
         () -> {
           Dataset<Row> query = null;
           try {

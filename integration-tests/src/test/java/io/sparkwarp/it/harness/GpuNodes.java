@@ -20,6 +20,7 @@ public final class GpuNodes {
   public static final String COALESCE_BATCHES = "GpuCoalesceBatchesExec";
   /** Spark's ShuffledHashJoinExec and SortMergeJoinExec: both sides shuffled on the keys, one side hashed. */
   public static final String SHUFFLED_HASH_JOIN = "GpuShuffledHashJoinExec";
+  public static final String SORT_MERGE_JOIN = "GpuSortMergeJoinExec";
   /** Spark's BroadcastHashJoinExec: the broadcast side hashed, the other side streamed through it. */
   public static final String BROADCAST_HASH_JOIN = "GpuBroadcastHashJoinExec";
   /** Spark's hash, object-hash and sort aggregates, in every mode. */

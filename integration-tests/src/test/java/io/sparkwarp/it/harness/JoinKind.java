@@ -33,9 +33,12 @@ public enum JoinKind {
     return this == RIGHT_OUTER ? LEFT : RIGHT;
   }
 
-  /** The operators Spark can plan it as: all three, except that a broadcast hash join cannot preserve both sides. */
+  /**
+   * The operators Spark can plan it as (every {@link JoinStrategy}), except that a broadcast hash join cannot
+   * preserve both sides.
+   */
   public List<JoinStrategy> strategies() {
-    return this == FULL_OUTER ? List.of(JoinStrategy.SHUFFLED_HASH, JoinStrategy.SORT_MERGE)
+    return this == FULL_OUTER ? List.of(JoinStrategy.SHUFFLED_HASH, JoinStrategy.SORT_MERGE, JoinStrategy.MERGE_PATH)
         : List.of(JoinStrategy.values());
   }
 

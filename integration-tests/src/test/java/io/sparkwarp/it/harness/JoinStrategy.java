@@ -1,13 +1,17 @@
 package io.sparkwarp.it.harness;
 
 /**
- * The three operators Spark plans an equi-join as, each forced by its hint, and the GPU node each becomes. Size-based
- * broadcasting is off for the two shuffled ones, so that small tables and adaptive re-planning leave them shuffled.
+ * The three operators Spark plans an equi-join as, each forced by its hint, and the GPU node each becomes; the
+ * sort-merge join a second time under {@code spark.warp.join.algorithm=mergePath}, as the GPU merge join. Size-based
+ * broadcasting is off for the shuffled ones, so that small tables and adaptive re-planning leave them shuffled.
  */
 public enum JoinStrategy {
-  BROADCAST("BROADCAST", "BroadcastHashJoinExec", GpuNodes.BROADCAST_HASH_JOIN, true),
-  SHUFFLED_HASH("SHUFFLE_HASH", "ShuffledHashJoinExec", GpuNodes.SHUFFLED_HASH_JOIN, false),
-  SORT_MERGE("MERGE", "SortMergeJoinExec", GpuNodes.SHUFFLED_HASH_JOIN, false);
+  BROADCAST("BROADCAST", "BroadcastHashJoinExec", GpuNodes.BROADCAST_HASH_JOIN, true, null),
+  SHUFFLED_HASH("SHUFFLE_HASH", "ShuffledHashJoinExec", GpuNodes.SHUFFLED_HASH_JOIN, false, null),
+  SORT_MERGE("MERGE", "SortMergeJoinExec", GpuNodes.SHUFFLED_HASH_JOIN, false, null),
+  MERGE_PATH("MERGE", "SortMergeJoinExec", GpuNodes.SORT_MERGE_JOIN, false, "mergePath");
+
+  public static final String JOIN_ALGORITHM = "spark.warp.join.algorithm";
 
   public static final String AUTO_BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
   /**
@@ -23,12 +27,15 @@ public enum JoinStrategy {
   private final String sparkNode;
   private final String gpuNode;
   private final boolean autoBroadcast;
+  /** The plugin's join algorithm setting, or null for the default. */
+  private final String algorithm;
 
-  JoinStrategy(String hint, String sparkNode, String gpuNode, boolean autoBroadcast) {
+  JoinStrategy(String hint, String sparkNode, String gpuNode, boolean autoBroadcast, String algorithm) {
     this.hint = hint;
     this.sparkNode = sparkNode;
     this.gpuNode = gpuNode;
     this.autoBroadcast = autoBroadcast;
+    this.algorithm = algorithm;
   }
 
   /** The hint for this operator with the relation {@code buildSide} hashed (for a merge, either side). */
@@ -61,6 +68,7 @@ public enum JoinStrategy {
 
   private QueryCheck planned(QueryCheck check) {
     check.cpuNodes(sparkNode);
+    if (algorithm != null) check.conf(JOIN_ALGORITHM, algorithm);
     return autoBroadcast ? check : check.conf(AUTO_BROADCAST_THRESHOLD, "-1");
   }
 }

@@ -13,7 +13,7 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * What the GPU hash joins share: two children, the Spark join's output and partitioning (kept, so operators
+ * What the GPU equi-joins (hash and merge) share: two children, the Spark join's output and partitioning (kept, so operators
  * planned around the join still see what they were planned for), the resolved {@link JoinSpec}, Spark's keys (key
  * expressions are computed on the device) and the residual condition, compiled per partition on the executor.
  */
@@ -114,11 +114,18 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
     }
 
     KeyProjection buildKeys() {
-      return KeyProjection.compile(buildLeft() ? leftKeys : rightKeys, spec.nullSafe(), buildOutput(), settings());
+      return keys(spec.buildSide());
     }
 
     KeyProjection streamKeys() {
-      return KeyProjection.compile(buildLeft() ? rightKeys : leftKeys, spec.nullSafe(), streamOutput(), settings());
+      return keys(buildLeft() ? JoinType.Side.RIGHT : JoinType.Side.LEFT);
+    }
+
+    /** The keys of one side. */
+    KeyProjection keys(JoinType.Side side) {
+      boolean left = side == JoinType.Side.LEFT;
+      return KeyProjection.compile(left ? leftKeys : rightKeys, spec.nullSafe(), left ? leftOutput : rightOutput,
+          settings());
     }
 
     /** The residual condition, or null without one. */

@@ -41,18 +41,21 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
 
   /** The partition's build side as one batch (its batches concatenated) with its own table. */
   private static JoinBuildSide buildPartition(TaskGpu gpu, Iterator<ColumnarBatch> input, PartitionPlan plan) {
+    DeviceBatch batch = wholeSide(gpu, input, plan.buildOutput(), plan.timeZone());
+    return JoinBuildSide.of(gpu.backend(), batch, plan.buildKeys(), gpu.stream());
+  }
+
+  /** One side of a partition as one device batch (its batches concatenated), which the caller owns. */
+  static DeviceBatch wholeSide(TaskGpu gpu, Iterator<ColumnarBatch> input, List<Attribute> output, String timeZone) {
     List<DeviceBatch> parts = new ArrayList<>();
-    DeviceBatch batch;
     try {
       while (input.hasNext()) parts.add(DeviceBatches.unwrap(input.next()));
       gpu.acquireDevice();
-      batch = parts.isEmpty() ? DeviceBatches.empty(gpu.backend(), DeviceBatches.types(plan.buildOutput(),
-          plan.timeZone()), gpu.stream())
+      return parts.isEmpty() ? DeviceBatches.empty(gpu.backend(), DeviceBatches.types(output, timeZone), gpu.stream())
           : parts.size() == 1 ? parts.remove(0) : BatchConcatenator.concat(gpu.backend(), parts, gpu.stream());
     } finally {
       Closeables.closeAll(parts);
     }
-    return JoinBuildSide.of(gpu.backend(), batch, plan.buildKeys(), gpu.stream());
   }
 
   @Override

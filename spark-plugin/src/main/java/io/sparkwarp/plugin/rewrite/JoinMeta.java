@@ -3,8 +3,11 @@ package io.sparkwarp.plugin.rewrite;
 import io.sparkwarp.join.DeviceHashJoin;
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.plugin.config.JoinAlgorithm;
+import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.exec.GpuBroadcastHashJoinExec;
 import io.sparkwarp.plugin.exec.GpuShuffledHashJoinExec;
+import io.sparkwarp.plugin.exec.GpuSortMergeJoinExec;
 import io.sparkwarp.plugin.exec.JoinSpec;
 import io.sparkwarp.plugin.exec.KeyProjection;
 import io.sparkwarp.plugin.exec.ResidualCondition;
@@ -36,8 +39,10 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Spark's three equi-joins. Shuffled hash and sort-merge joins become {@link GpuShuffledHashJoinExec} (a sort-merge
- * join's sorted inputs are not needed, so the sorts Spark put under it go); a broadcast hash join becomes {@link
+ * Spark's three equi-joins. Shuffled hash and sort-merge joins become {@link GpuShuffledHashJoinExec}, or {@link
+ * GpuSortMergeJoinExec} under {@code spark.warp.join.algorithm=mergePath} (either way a sort-merge join's sorted
+ * inputs are not needed, so the sorts Spark put under it go: the merge join sorts on the device); a broadcast hash
+ * join becomes {@link
  * GpuBroadcastHashJoinExec} over Spark's own broadcast. Keys are of a type the kernels compare: columns, or
  * expressions the device computes (Spark's rewrite of {@code <=>} into a coalesce/isnull pair of keys is recognised
  * as one null-safe key). A residual condition runs on the device for every join type.
@@ -192,6 +197,10 @@ final class JoinMeta extends ExecMeta {
       return new GpuBroadcastHashJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
           plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows(),
           nullAware);
+    }
+    if (context.conf().get(WarpConf.JOIN_ALGORITHM) == JoinAlgorithm.MERGEPATH) {
+      return new GpuSortMergeJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
+          plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows());
     }
     return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
         plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows());
