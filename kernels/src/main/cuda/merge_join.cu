@@ -83,9 +83,12 @@ extern "C" __global__ void __launch_bounds__(EXPAND_THREADS)
                     int64_t from, int64_t count, int32_t* left_ids, int32_t* right_ids) {
   __shared__ int64_t starts[EXPAND_DIAGONAL];
   __shared__ int64_t cut[2];
+  __shared__ int64_t chunk[2];  // the chunk's first and last diagonal, searched once per block
   const int64_t total = offsets[n];
-  const int64_t first = merge_path_diagonal_of_item(offsets, n, from);
-  const int64_t last = merge_path_diagonal_of_item(offsets, n, from + count);
+  if (threadIdx.x < 2) chunk[threadIdx.x] = merge_path_diagonal_of_item(offsets, n, from + (threadIdx.x ? count : 0));
+  __syncthreads();
+  const int64_t first = chunk[0];
+  const int64_t last = chunk[1];
   for (int64_t diagonal = first + static_cast<int64_t>(blockIdx.x) * EXPAND_DIAGONAL; diagonal < last;
        diagonal += static_cast<int64_t>(gridDim.x) * EXPAND_DIAGONAL) {
     const int64_t end = diagonal + EXPAND_DIAGONAL < last ? diagonal + EXPAND_DIAGONAL : last;

@@ -77,7 +77,7 @@ __device__ __forceinline__ void scan_apply(const In* values, int64_t n, const Ou
 
 }  // namespace
 
-// int32 sums of int32 values, in place (values holds n + 1: the last one receives the total).
+// int32 sums of int32 values into out[0, n] (out may be values, which then holds n + 1).
 extern "C" __global__ void __launch_bounds__(SCAN_THREADS)
     sw_scan_tile_sums(const int32_t* values, int64_t n, int32_t* tile_sums) {
   scan_tile_sums(values, n, tile_sums);
@@ -88,8 +88,8 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) sw_scan_tile_offsets(
 }
 
 extern "C" __global__ void __launch_bounds__(SCAN_THREADS)
-    sw_scan_apply(int32_t* values, int64_t n, const int32_t* tile_offsets, int64_t tiles) {
-  scan_apply(values, n, tile_offsets, tiles, values);
+    sw_scan_apply(const int32_t* values, int64_t n, const int32_t* tile_offsets, int64_t tiles, int32_t* out) {
+  scan_apply(values, n, tile_offsets, tiles, out);
 }
 
 // int64 sums of int32 values into out[0, n]: the same three steps with 64-bit sums.

@@ -63,13 +63,13 @@ public final class DeviceHashJoin implements AutoCloseable {
     this.type = type;
     this.buildSide = buildSide;
     this.streamTypes = List.copyOf(streamTypes);
-    this.residual = condition == null ? null : new ResidualFilter(backend, condition, buildSide, JoinOutput.types(build),
+    List<DeviceType> buildTypes = JoinOutput.types(build);
+    this.residual = condition == null ? null : new ResidualFilter(backend, condition, buildSide, buildTypes,
         this.streamTypes, stream);
     this.chunkPairs = chunkPairs;
     this.forced = forced;
     this.stream = stream;
     this.table = table;
-    List<DeviceType> buildTypes = JoinOutput.types(build);
     this.output = new JoinOutput(backend, type, buildSide == JoinType.Side.LEFT ? buildTypes : this.streamTypes,
         buildSide == JoinType.Side.LEFT ? this.streamTypes : buildTypes, stream);
     this.buildMatches = tracksBuildMatches() ? output.zeroedBitmap(build.rowCount()) : null;

@@ -49,7 +49,8 @@ final class ResidualFilter {
   }
 
   /**
-   * The pairs (streamRows[i], buildRows[i]) for i in [0, count) that pass, as a new batch of two int32 columns: stream row ids, then build row ids.
+   * The pairs (streamRows[i], buildRows[i]) for i in [0, count) that pass, as a new batch of two int32 columns:
+   * stream row ids, then build row ids.
    *
    * @throws io.sparkwarp.kernels.expr.ExpressionErrorException when the condition raised an error for a pair (ANSI
    *     mode), as Spark would evaluating the same pair

@@ -36,17 +36,7 @@ final class CudaScan {
    */
   void exclusiveSum(DeviceBuffer values, long n, DeviceStream stream) {
     values.checkRange(0, 4 * (n + 1));
-    if (n == 0) {
-      backend.fill(values, 0, 4, (byte) 0, stream);
-      return;
-    }
-    long tiles = (n + TILE - 1) / TILE;
-    CudaStream s = CudaStream.of(stream);
-    try (DeviceBuffer sums = backend.allocate(4 * (tiles + 1), stream)) {
-      tileSums.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums));
-      tileOffsets.launch(1, THREADS, 0, s, new KernelArgs().pointer(sums).i64(tiles));
-      apply.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums).i64(tiles));
-    }
+    scan(values, n, values, 4, tileSums, tileOffsets, apply, stream);
   }
 
   /**
@@ -56,17 +46,23 @@ final class CudaScan {
   void exclusiveSumWide(DeviceBuffer values, long n, DeviceBuffer out, DeviceStream stream) {
     values.checkRange(0, 4 * n);
     out.checkRange(0, 8 * (n + 1));
+    scan(values, n, out, 8, wideTileSums, wideTileOffsets, wideApply, stream);
+  }
+
+  /** The three launches, with sums of {@code sumBytes} bytes each. */
+  private void scan(DeviceBuffer values, long n, DeviceBuffer out, int sumBytes, CudaKernel sums, CudaKernel offsets,
+      CudaKernel applyOffsets, DeviceStream stream) {
     if (n == 0) {
-      backend.fill(out, 0, 8, (byte) 0, stream);
+      backend.fill(out, 0, sumBytes, (byte) 0, stream);
       return;
     }
     long tiles = (n + TILE - 1) / TILE;
     CudaStream s = CudaStream.of(stream);
-    try (DeviceBuffer sums = backend.allocate(8 * (tiles + 1), stream)) {
-      wideTileSums.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums));
-      wideTileOffsets.launch(1, THREADS, 0, s, new KernelArgs().pointer(sums).i64(tiles));
-      wideApply.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(sums).i64(tiles)
-          .pointer(out));
+    try (DeviceBuffer tileSums = backend.allocate(sumBytes * (tiles + 1), stream)) {
+      sums.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(tileSums));
+      offsets.launch(1, THREADS, 0, s, new KernelArgs().pointer(tileSums).i64(tiles));
+      applyOffsets.launch((int) tiles, THREADS, 0, s, new KernelArgs().pointer(values).i64(n).pointer(tileSums)
+          .i64(tiles).pointer(out));
     }
   }
 }

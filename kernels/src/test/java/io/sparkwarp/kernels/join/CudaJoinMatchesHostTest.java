@@ -11,7 +11,6 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
@@ -32,8 +31,6 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class CudaJoinMatchesHostTest extends CudaVsHostTestBase {
   static final int[] SIZES = {0, 1, 31, 32, 33, 1000, 100_003};
-  static final String[] WORDS = {"", "a", "ü", "日本語", "a😀b", "green", "special requests", "a key longer than "
-      + "thirty-two bytes, to span lanes"};
 
   private enum Shape { UNIQUE, SKEWED, MULTI_COLUMN }
 
@@ -70,7 +67,7 @@ class CudaJoinMatchesHostTest extends CudaVsHostTestBase {
         for (int i = 0; i < n; i++) {
           a.set(i, rnd.nextInt(Math.max(1, n / 8)));
           if (rnd.nextInt(20) == 0) s.setNull(i);
-          else s.setSafe(i, WORDS[rnd.nextInt(WORDS.length)].getBytes(StandardCharsets.UTF_8));
+          else s.setSafe(i, JoinTesting.word(rnd));
         }
         a.setValueCount(n);
         s.setValueCount(n);

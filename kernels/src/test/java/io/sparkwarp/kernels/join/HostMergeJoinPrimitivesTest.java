@@ -46,14 +46,10 @@ class HostMergeJoinPrimitivesTest extends BackendTestBase {
           String what = shape + " " + size[0] + "x" + size[1] + " in chunks of " + chunk;
           assertArrayEquals(expected, r.sortedPairs(), what);
           assertEquals(expected.length, r.offsets()[rows], what);
-          boolean[] left = new boolean[size[0]];
-          boolean[] right = new boolean[size[1]];
-          for (long p : expected) {
-            left[(int) (p >>> 32)] = true;
-            right[(int) p] = true;
-          }
-          assertArrayEquals(MergeJoinTesting.bitmap(left), r.leftMatched(), "left matches, " + what);
-          assertArrayEquals(MergeJoinTesting.bitmap(right), r.rightMatched(), "right matches, " + what);
+          assertArrayEquals(MergeJoinTesting.bitmap(JoinTesting.matched(expected, size[0], true)), r.leftMatched(),
+              "left matches, " + what);
+          assertArrayEquals(MergeJoinTesting.bitmap(JoinTesting.matched(expected, size[1], false)),
+              r.rightMatched(), "right matches, " + what);
           // left rows come out in sorted order: all pairs of a left row together, never revisited
           Set<Integer> done = new HashSet<>();
           int current = -1;

@@ -7,10 +7,12 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Random;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 
@@ -18,8 +20,17 @@ import org.apache.arrow.vector.FieldVector;
 public final class JoinTesting {
   private JoinTesting() {}
 
+  /** Strings of one to many bytes for key columns: empty, multi-byte UTF-8, longer than 32 bytes. */
+  private static final String[] WORDS = {"", "a", "ü", "日本語", "a😀b", "green", "special requests", "a key longer "
+      + "than thirty-two bytes, to span lanes"};
+
+  /** One of {@link #WORDS} as UTF-8 bytes, at random. */
+  static byte[] word(Random rnd) {
+    return WORDS[rnd.nextInt(WORDS.length)].getBytes(StandardCharsets.UTF_8);
+  }
+
   /** A key value as Java compares it: bytes by content. */
-  private static Object value(FieldVector v, int row) {
+  static Object value(FieldVector v, int row) {
     Object o = v.getObject(row);
     if (o instanceof byte[] b) return ByteBuffer.wrap(b);
     return o == null ? null : o.toString();

@@ -8,8 +8,6 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceReadback;
 import io.sparkwarp.kernels.sort.DeviceSort;
 import io.sparkwarp.kernels.sort.SortKey;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,9 +26,6 @@ import org.apache.arrow.vector.VarCharVector;
  */
 final class MergeJoinTesting {
   private MergeJoinTesting() {}
-
-  static final String[] WORDS = {"", "a", "ü", "日本語", "a😀b", "green", "special requests", "a key longer than "
-      + "thirty-two bytes, to span lanes"};
 
   /** Unique ints; longs with nulls and a hot key on both sides; (int, null-safe string) with nulls. */
   enum Shape {
@@ -74,7 +69,7 @@ final class MergeJoinTesting {
           if (rnd.nextInt(30) == 0) a.setNull(i);
           else a.set(i, rnd.nextInt(Math.max(1, rows / 8)));
           if (rnd.nextInt(20) == 0) s.setNull(i);
-          else s.setSafe(i, WORDS[rnd.nextInt(WORDS.length)].getBytes(StandardCharsets.UTF_8));
+          else s.setSafe(i, JoinTesting.word(rnd));
         }
         a.setValueCount(rows);
         s.setValueCount(rows);
@@ -141,8 +136,8 @@ final class MergeJoinTesting {
       for (int r = leftRows; r < rows; r++) {
         boolean eq = true;
         for (int c = 0; c < vectors.size() && eq; c++) {
-          Object x = value(vectors.get(c), l);
-          Object y = value(vectors.get(c), r);
+          Object x = JoinTesting.value(vectors.get(c), l);
+          Object y = JoinTesting.value(vectors.get(c), r);
           eq = x == null || y == null ? x == null && y == null && nullSafe.get(c) : Objects.equals(x, y);
         }
         if (eq) out.add((long) l << 32 | (r - leftRows));
@@ -151,16 +146,10 @@ final class MergeJoinTesting {
     return out.stream().mapToLong(Long::longValue).sorted().toArray();
   }
 
-  /** Arrow-order bitmap bytes with bit i set where {@code rows} has i. */
+  /** Arrow-order bitmap bytes with bit i set where {@code bits[i]}. */
   static byte[] bitmap(boolean[] bits) {
     byte[] out = new byte[(bits.length + 7) / 8];
     for (int i = 0; i < bits.length; i++) if (bits[i]) out[i / 8] |= (byte) (1 << (i % 8));
     return out;
-  }
-
-  private static Object value(FieldVector v, int row) {
-    Object o = v.getObject(row);
-    if (o instanceof byte[] b) return ByteBuffer.wrap(b);
-    return o == null ? null : o.toString();
   }
 }

@@ -73,7 +73,8 @@ public final class WarpConf {
       "How shuffled equi-joins (sort-merge and shuffled hash) run on the GPU: HASH builds a hash table of one side "
           + "per partition; MERGEPATH (mergePath) sorts both sides together on the device and expands the matches by "
           + "merge path (GpuSortMergeJoinExec), needing both sides of a partition in device memory; AUTO picks the "
-          + "hash join (docs/PERFORMANCE.md, \"Merge join against hash join\"). Broadcast joins are always hash joins.");
+          + "hash join (docs/PERFORMANCE.md, \"Merge join against hash join\"). Broadcast joins are always hash "
+          + "joins.");
   public static final ConfEntry<Boolean> STRING_REFILL = ConfEntry.bool(PREFIX + "strings.refill", true, SESSION,
       "Whether a lane whose string is decided takes the next row of its warp (Lane Refill) in string predicates.");
 
@@ -153,7 +154,8 @@ public final class WarpConf {
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, JOIN_ALGORITHM, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS, TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
+        STRING_REFILL, JOIN_ALGORITHM, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
+        TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

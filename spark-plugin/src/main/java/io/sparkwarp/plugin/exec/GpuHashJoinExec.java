@@ -13,9 +13,10 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * What the GPU equi-joins (hash and merge) share: two children, the Spark join's output and partitioning (kept, so operators
- * planned around the join still see what they were planned for), the resolved {@link JoinSpec}, Spark's keys (key
- * expressions are computed on the device) and the residual condition, compiled per partition on the executor.
+ * What the GPU equi-joins (hash and merge) share: two children, the Spark join's output and partitioning (kept, so
+ * operators planned around the join still see what they were planned for), the resolved {@link JoinSpec}, Spark's
+ * keys (key expressions are computed on the device) and the residual condition, compiled per partition on the
+ * executor.
  */
 public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
   protected final Seq<Expression> leftKeys;

@@ -49,7 +49,8 @@ public final class Overrides {
           (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(ShuffledHashJoinExec.class))),
       new ExecRule(SortMergeJoinExec.class, "GpuShuffledHashJoinExec (no sort needed), a hash join of each "
           + "partition on the GPU, or GpuSortMergeJoinExec, a merge-path join sorting on the GPU, under "
-          + "spark.warp.join.algorithm=mergePath", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(SortMergeJoinExec.class))),
+          + "spark.warp.join.algorithm=mergePath",
+          (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(SortMergeJoinExec.class))),
       new ExecRule(BroadcastHashJoinExec.class, "GpuBroadcastHashJoinExec, the broadcast built once per executor on "
           + "the GPU and probed there", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(BroadcastHashJoinExec.class))),
       new ExecRule(HashAggregateExec.class, "GpuHashAggregateExec, group-by hash aggregation on the GPU in every "
