@@ -61,3 +61,19 @@ extern "C" __global__ void sw_partition_pmod(int32_t* ids, int64_t n, int32_t pa
     ids[i] = r < 0 ? r + partitions : r;
   });
 }
+
+// Spark's range partitioning, from one stable order of a batch's keys followed by the partitioner's bounds (so a
+// row equal to a bound sorts before it, as RangePartitioner places it at or below that bound). First a flag per
+// position of that order, 1 where it holds a bound; scanned, it counts the bounds before each position.
+extern "C" __global__ void sw_partition_bound_flags(const int32_t* order, int64_t n, int32_t rows, int32_t* flags) {
+  for_each_index(n, [&](int64_t j) { flags[j] = order[j] >= rows ? 1 : 0; });
+}
+
+// ids[r] = the bounds sorted before row r (< rows) = its range partition, from the scanned flags.
+extern "C" __global__ void sw_partition_range_ids(const int32_t* order, const int32_t* bounds_before, int64_t n,
+                                                  int32_t rows, int32_t* ids) {
+  for_each_index(n, [&](int64_t j) {
+    const int32_t r = order[j];
+    if (r >= 0 && r < rows) ids[r] = bounds_before[j];
+  });
+}

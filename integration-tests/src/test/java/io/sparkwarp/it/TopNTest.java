@@ -5,10 +5,8 @@ import static io.sparkwarp.it.harness.GpuNodes.TOP_N;
 
 import io.sparkwarp.it.data.TypeCase;
 import io.sparkwarp.it.harness.GpuTestBase;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -19,15 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * orders end in unique or whole-row keys, so the first N rows are one answer.
  */
 class TopNTest extends GpuTestBase {
-  private static final String[] DIRECTIONS = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
-      "DESC NULLS LAST"};
-
-  static Stream<Arguments> typesAndDirections() {
-    return Stream.of(TypeCase.values()).flatMap(t -> Stream.of(DIRECTIONS).map(d -> Arguments.of(t, d)));
-  }
-
   @ParameterizedTest(name = "{0} {1}")
-  @MethodSource("typesAndDirections")
+  @MethodSource("io.sparkwarp.it.data.TypeCase#withSortDirections")
   void everyKeyTypeAndDirection(TypeCase type, String direction) {
     String a = type.a();
     assertGpuMatchesCpu("SELECT id, " + a + ", skew FROM all_types ORDER BY " + a + " " + direction

@@ -1,6 +1,8 @@
 package io.sparkwarp.it.data;
 
 import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Each type the plugin supports, as the standard tables hold it: columns {@code <token>_a} and {@code <token>_b}
@@ -52,5 +54,11 @@ public enum TypeCase {
 
   ColumnGen gen() {
     return gen.get();
+  }
+
+  /** Every type with every sort direction and null order, for ORDER BY tests: (TypeCase, "ASC NULLS FIRST"), ... */
+  public static Stream<Arguments> withSortDirections() {
+    return Stream.of(values()).flatMap(t -> Stream.of("ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
+        "DESC NULLS LAST").map(d -> Arguments.of(t, d)));
   }
 }

@@ -29,6 +29,8 @@ public final class GpuNodes {
   public static final String SHUFFLE_EXCHANGE = "GpuShuffleExchangeExec";
   /** Each partition's top N on the GPU, under Spark's TakeOrderedAndProjectExec. */
   public static final String TOP_N = "GpuTopNExec";
+  /** Spark's SortExec: each partition sorted on the GPU (a global sort's partitions come from a GPU range exchange). */
+  public static final String SORT = "GpuSortExec";
 
   private GpuNodes() {}
 }

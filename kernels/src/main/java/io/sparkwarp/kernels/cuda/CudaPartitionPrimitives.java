@@ -14,12 +14,18 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
   private final CudaStableGrouping grouping;
   private final CudaKernel hash;
   private final CudaKernel pmod;
+  private final CudaScan scan;
+  private final CudaKernel boundFlags;
+  private final CudaKernel rangeIds;
 
   CudaPartitionPrimitives(CudaBackend backend, CudaModule module, CudaStableGrouping grouping) {
     this.backend = backend;
     this.grouping = grouping;
     hash = module.kernel("sw_partition_hash");
     pmod = module.kernel("sw_partition_pmod");
+    scan = new CudaScan(backend, module);
+    boundFlags = module.kernel("sw_partition_bound_flags");
+    rangeIds = module.kernel("sw_partition_range_ids");
   }
 
   @Override
@@ -37,6 +43,20 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
       hash.launchGridStride(rows, s, args);
     }
     pmod.launchGridStride(rows, s, new KernelArgs().pointer(ids).i64(rows).i32(numPartitions));
+  }
+
+  @Override
+  public void rangePartitionIds(DeviceBuffer sorted, int rows, int bounds, DeviceBuffer ids, DeviceStream stream) {
+    PartitionPrimitives.checkRangeArguments(sorted, rows, bounds, ids);
+    long n = (long) rows + bounds;
+    if (rows == 0) return;
+    CudaStream s = CudaStream.of(stream);
+    try (DeviceBuffer before = backend.allocate(4L * (n + 1), stream)) {
+      boundFlags.launchGridStride(n, s, new KernelArgs().pointer(sorted).i64(n).i32(rows).pointer(before));
+      scan.exclusiveSum(before, n, stream);
+      rangeIds.launchGridStride(n, s, new KernelArgs().pointer(sorted).pointer(before).i64(n).i32(rows)
+          .pointer(ids));
+    }
   }
 
   @Override

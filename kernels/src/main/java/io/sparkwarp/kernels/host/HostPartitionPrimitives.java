@@ -55,6 +55,20 @@ final class HostPartitionPrimitives implements PartitionPrimitives {
   }
 
   @Override
+  public void rangePartitionIds(DeviceBuffer sorted, int rows, int bounds, DeviceBuffer ids, DeviceStream stream) {
+    PartitionPrimitives.checkRangeArguments(sorted, rows, bounds, ids);
+    int before = 0;
+    for (long j = 0; j < (long) rows + bounds; j++) {
+      int r = MemoryUtil.getInt(sorted.address() + 4 * j);
+      if (r >= rows) {
+        before++;
+      } else if (r >= 0) {
+        MemoryUtil.putInt(ids.address() + 4L * r, before);
+      }
+    }
+  }
+
+  @Override
   public int[] groupByPartition(DeviceBuffer ids, int rows, int numPartitions, DeviceBuffer order,
       DeviceStream stream) {
     PartitionPrimitives.checkGroupArguments(ids, rows, numPartitions, order);

@@ -6,8 +6,8 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import java.util.List;
 
 /**
- * Spark's hash partitioning of device rows: the partition ids Spark's {@code HashPartitioning} gives them, and a
- * stable grouping of the rows by id. CUDA: {@code partition.cu}.
+ * Spark's hash and range partitioning of device rows: the partition ids Spark's {@code HashPartitioning} and
+ * {@code RangePartitioner} give them, and a stable grouping of the rows by id. CUDA: {@code partition.cu}.
  */
 public interface PartitionPrimitives {
   /**
@@ -19,6 +19,14 @@ public interface PartitionPrimitives {
    * @param keys at least one column of at least {@code rows} rows
    */
   void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, DeviceBuffer ids, DeviceStream stream);
+
+  /**
+   * ids[r] (int32) = the range partition of row r in [0, rows): how many of the {@code bounds} sort before it, given
+   * {@code sorted}, a stable order (int32, rows + bounds of them) of the rows' keys followed by the bounds' keys
+   * (indices at or above rows are bounds). A row equal to a bound sorts before it, so it lands at or below that
+   * bound's partition, as Spark's {@code RangePartitioner} places it.
+   */
+  void rangePartitionIds(DeviceBuffer sorted, int rows, int bounds, DeviceBuffer ids, DeviceStream stream);
 
   /**
    * Writes into order[0, rows) (int32) the row indices grouped by their id (ids: int32 in [0, numPartitions)), in
@@ -36,6 +44,13 @@ public interface PartitionPrimitives {
         throw new IllegalArgumentException("a key column of " + key.rowCount() + " rows for " + rows + " rows");
       }
     }
+  }
+
+  /** The argument checks both backends make before {@link #rangePartitionIds}. */
+  static void checkRangeArguments(DeviceBuffer sorted, int rows, int bounds, DeviceBuffer ids) {
+    if (rows < 0 || bounds < 0) throw new IllegalArgumentException(rows + " rows and " + bounds + " bounds");
+    sorted.checkRange(0, 4L * ((long) rows + bounds));
+    ids.checkRange(0, 4L * rows);
   }
 
   /** The argument checks both backends make before {@link #groupByPartition}. */

@@ -65,6 +65,26 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
     }
   }
 
+  @Test
+  void rangePartitionsAreSparks() {
+    for (int rows : new int[] {1, 33, 100_003, 400_009}) {
+      List<FieldVector> columns = new ArrayList<>();
+      try {
+        for (DeviceType type : TYPES) columns.add(SortTesting.randomKeyColumn(type, rows, rnd, allocator));
+        try (DeviceStream cs = cuda.newStream(); DeviceBatch onCuda = ArrowUpload.upload(cuda, columns, cs)) {
+          for (List<SortKey> keys : KEYS) {
+            for (int maxBounds : new int[] {1, 199, 4000}) {
+              SortTesting.assertRangePartitioning(cuda, columns, onCuda, keys, maxBounds, allocator, cs,
+                  rows + " rows by " + SortTesting.describe(columns, keys));
+            }
+          }
+        }
+      } finally {
+        Closeables.closeAll(columns);
+      }
+    }
+  }
+
   /** Downloads both batches (closing them) and compares them column by column. */
   private void assertSameRows(List<FieldVector> input, DeviceBatch fromHost, DeviceBatch fromCuda, DeviceStream hs,
       DeviceStream cs, String what) {

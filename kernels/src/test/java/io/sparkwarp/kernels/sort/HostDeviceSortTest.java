@@ -36,6 +36,29 @@ class HostDeviceSortTest extends BackendTestBase {
   }
 
   @Test
+  void rangePartitionsAreSparks() {
+    List<DeviceType> types = SortTesting.types();
+    for (int rows : new int[] {0, 1, 33, 3000}) {
+      for (int trial = 0; trial < 25; trial++) {
+        List<FieldVector> columns = new ArrayList<>();
+        try {
+          for (int c = 0; c < 3; c++) {
+            columns.add(SortTesting.randomKeyColumn(types.get(rnd.nextInt(types.size())), rows, rnd, pageable));
+          }
+          List<SortKey> keys = SortTesting.randomKeys(columns.size(), 3, rnd);
+          int maxBounds = new int[] {0, 1, 7, 199}[trial % 4];
+          try (DeviceBatch batch = ArrowUpload.upload(backend, columns, stream)) {
+            SortTesting.assertRangePartitioning(backend, columns, batch, keys, maxBounds, pageable, stream,
+                rows + " rows by " + SortTesting.describe(columns, keys));
+          }
+        } finally {
+          Closeables.closeAll(columns);
+        }
+      }
+    }
+  }
+
+  @Test
   void orderIsSparksStableOrder() {
     List<DeviceType> types = SortTesting.types();
     for (int rows : new int[] {0, 1, 33, 5000}) {

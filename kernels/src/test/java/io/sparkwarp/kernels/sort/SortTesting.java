@@ -128,6 +128,51 @@ final class SortTesting {
     }
   }
 
+  /**
+   * Partitions {@code batch} (whose columns are {@code columns}) by ranges of {@code keys} on {@code backend} and
+   * asserts Spark's RangePartitioner placement: up to {@code maxBounds} distinct bounds taken from the rows at even
+   * steps of their order, each row in the partition of the bounds strictly below it, rows in input order within a
+   * partition.
+   */
+  static void assertRangePartitioning(Backend backend, List<FieldVector> columns, DeviceBatch batch,
+      List<SortKey> keys, int maxBounds, BufferAllocator allocator, DeviceStream stream, String what) {
+    int rows = batch.rowCount();
+    Comparator<Integer> order = comparator(columns, keys);
+    int[] sorted = expectedOrder(columns, keys, rows);
+    List<Integer> bounds = new ArrayList<>();
+    for (int b = 1; b <= maxBounds && rows > 0; b++) {
+      int candidate = sorted[(int) ((long) b * (rows - 1) / (maxBounds + 1))];
+      if (bounds.isEmpty() || order.compare(bounds.get(bounds.size() - 1), candidate) < 0) bounds.add(candidate);
+    }
+    int[] ids = new int[rows];
+    for (int r = 0; r < rows; r++) {
+      int below = 0;  // the bounds increase: search for the first one at or above the row
+      int above = bounds.size();
+      while (below < above) {
+        int mid = (below + above) >>> 1;
+        if (order.compare(r, bounds.get(mid)) > 0) below = mid + 1; else above = mid;
+      }
+      ids[r] = below;
+    }
+    int[] expected = IntStream.range(0, rows).boxed().sorted(Comparator.comparingInt(r -> ids[r]))
+        .mapToInt(Integer::intValue).toArray();
+    int[] starts = new int[bounds.size() + 2];
+    for (int id : ids) starts[id + 1]++;
+    for (int p = 0; p < bounds.size() + 1; p++) starts[p + 1] += starts[p];
+    List<io.sparkwarp.kernels.batch.DeviceColumn> keyColumns = keys.stream().map(k -> batch.column(k.column()))
+        .toList();
+    try (DeviceBuffer boundRows = RowIds.upload(backend, bounds.stream().mapToInt(Integer::intValue).toArray(),
+        stream);
+        DeviceBatch boundBatch = backend.joins().gather(new DeviceBatch(keyColumns, rows), boundRows, bounds.size(),
+            stream);
+        io.sparkwarp.kernels.partition.PartitionedBatch partitioned =
+            io.sparkwarp.kernels.partition.PartitionedBatch.range(backend, batch, keys, boundBatch, stream)) {
+      org.junit.jupiter.api.Assertions.assertArrayEquals(starts, partitioned.starts(), what + ": starts of "
+          + bounds.size() + " bounds");
+      assertRows(columns, expected, backend, partitioned.batch(), allocator, stream, what);
+    }
+  }
+
   /** Asserts that the rows of {@code actual} (closed here) are rows {@code rows} of {@code input}, column by column. */
   static void assertRows(List<FieldVector> input, int[] rows, Backend backend, DeviceBatch actual,
       BufferAllocator allocator, DeviceStream stream, String what) {

@@ -17,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection$;
 import org.apache.spark.sql.catalyst.plans.logical.Statistics;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.plans.physical.RangePartitioning;
 import org.apache.spark.sql.catalyst.types.DataTypeUtils;
 import org.apache.spark.sql.execution.ShufflePartitionSpec;
 import org.apache.spark.sql.execution.ShuffledRowRDD;
@@ -45,11 +46,11 @@ import scala.reflect.ClassTag$;
 
 /**
  * Spark's shuffle exchange for a GPU stage, columnar end to end: each device batch is downloaded once, its rows get
- * Spark's own partition ids (so GPU- and CPU-shuffled sides and bucketed tables agree), and each partition's rows
- * go through Spark's shuffle (block manager, compression, external shuffle service, AQE) as one compact columnar
- * slice. The reduce side appends the slices it reads into large Arrow batches on the host, which the next GPU
- * operator uploads at once and a CPU operator reads through Spark's ColumnarToRowExec: no rows are formed on
- * either side.
+ * Spark's own partition ids (so GPU- and CPU-shuffled sides and bucketed tables agree; range bounds are sampled as
+ * Spark samples them), and each partition's rows go through Spark's shuffle (block manager, compression, external
+ * shuffle service, AQE) as one compact columnar slice. The reduce side appends the slices it reads into large Arrow
+ * batches on the host, which the next GPU operator uploads at once and a CPU operator reads through Spark's
+ * ColumnarToRowExec: no rows are formed on either side.
  *
  * <p>Written in Java, it implements the Scala trait ShuffleExchangeLike by hand: the trait's state (its vals, its
  * flag and its lazy futures, which Scala classes get as compiler-made fields) is kept here.
@@ -151,10 +152,14 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
   private synchronized ShuffleDependency<Object, Object, Object> shuffleDependency() {
     if (dependency == null) {
       List<String> names = CollectionConverters.asJava(child.output()).stream().map(Attribute::name).toList();
-      SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names,
+      RDD<ColumnarBatch> input = child.executeColumnar();
+      // range bounds are sampled from the input first, as Spark's RangePartitioner does (a job of its own)
+      RangeBounds ranges = outputPartitioning instanceof RangePartitioning range ? RangeBounds.sample(input, range,
+          CollectionConverters.asJava(child.output()), conf().sessionLocalTimeZone()) : null;
+      SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names, ranges,
           new SliceWriter.Metrics(metrics.apply(PARTITION_TIME), metrics.apply(DATA_SIZE),
               metrics.apply(GpuMetrics.OUTPUT_ROWS), metrics.apply(GpuMetrics.TRANSFER_BYTES)));
-      RDD<Product2<Object, Object>> records = Partitions.mapTo(child.executeColumnar(), writer::records,
+      RDD<Product2<Object, Object>> records = Partitions.mapTo(input, writer::records,
           Product2.class);
       int n = outputPartitioning.numPartitions();
       Partitioner partitioner = new PartitionIdPassthrough(n);  // the records' keys are their partition ids

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
@@ -35,22 +34,10 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
     this.sortOrder = sortOrder;
   }
 
-  /** The device sort keys of {@code sortOrder} over {@code input}: attributes of it, as the meta checked. */
-  static List<SortKey> keys(Seq<SortOrder> sortOrder, List<Attribute> input) {
-    List<SortKey> keys = new ArrayList<>();
-    for (SortOrder order : CollectionConverters.asJava(sortOrder)) {
-      int column = InputColumns.indexOf(input, order.child());
-      if (column < 0) throw new IllegalArgumentException("sort key " + order.child() + " is not a column of the input");
-      keys.add(new SortKey(column, order.isAscending(), order.nullOrdering() == NullsFirst$.MODULE$));
-    }
-    return keys;
-  }
-
-
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {
     List<Attribute> output = new ArrayList<>(CollectionConverters.asJava(child.output()));
-    List<SortKey> keys = keys(sortOrder, output);
+    List<SortKey> keys = SortKeys.of(sortOrder, output);
     int n = limit;
     SQLMetric rows = metric(GpuMetrics.OUTPUT_ROWS);
     SQLMetric batches = metric(GpuMetrics.OUTPUT_BATCHES);

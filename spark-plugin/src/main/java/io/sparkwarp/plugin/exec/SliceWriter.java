@@ -20,6 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.physical.HashPartitioning;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
+import org.apache.spark.sql.catalyst.plans.physical.RangePartitioning;
 import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.Product2;
@@ -29,22 +30,26 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The map side of {@link GpuShuffleExchangeExec}: each device batch's rows given the partition ids Spark would give
- * them and grouped by partition on the device ({@link PartitionedBatch}), downloaded once, and each partition's run of
- * rows cut into one columnar slice: the shuffle's records are (partition id, slice).
+ * them (its hash, or the sampled bounds of its range partitioning) and grouped by partition on the device ({@link
+ * PartitionedBatch}), downloaded once, and each partition's run of rows cut into one columnar slice: the shuffle's
+ * records are (partition id, slice).
  */
 final class SliceWriter implements Serializable {
   /** The metrics a map task updates. */
   record Metrics(SQLMetric time, SQLMetric dataSize, SQLMetric rows, SQLMetric pcieBytes) implements Serializable {}
 
   private final List<String> names;
-  /** Positions of the hash keys among the columns; null for a single partition. */
+  /** Positions of the hash keys among the columns; null for a single partition or ranges. */
   private final int[] keyColumns;
+  /** The bounds of range partitioning; null for hash and single partitioning. */
+  private final RangeBounds ranges;
   private final int numPartitions;
   private final Metrics metrics;
 
-  private SliceWriter(List<String> names, int[] keyColumns, int numPartitions, Metrics metrics) {
+  private SliceWriter(List<String> names, int[] keyColumns, RangeBounds ranges, int numPartitions, Metrics metrics) {
     this.names = names;
     this.keyColumns = keyColumns;
+    this.ranges = ranges;
     this.numPartitions = numPartitions;
     this.metrics = metrics;
   }
@@ -52,10 +57,11 @@ final class SliceWriter implements Serializable {
   /** Why rows of {@code output} cannot be partitioned by {@code partitioning} here; empty when they can. */
   static Optional<String> whyNot(Partitioning partitioning, Seq<Attribute> output) {
     if (partitioning == SinglePartition$.MODULE$) return Optional.empty();
-    if (!(partitioning instanceof HashPartitioning hash)) {
-      return Optional.of(partitioning.getClass().getSimpleName() + " is not supported (hash and single are)");
-    }
     List<Attribute> columns = CollectionConverters.asJava(output);
+    if (partitioning instanceof RangePartitioning range) return SortKeys.whyNot(range.ordering(), columns);
+    if (!(partitioning instanceof HashPartitioning hash)) {
+      return Optional.of(partitioning.getClass().getSimpleName() + " is not supported (hash, range and single are)");
+    }
     for (Expression key : CollectionConverters.asJava(hash.expressions())) {
       if (InputColumns.indexOf(columns, key) < 0) {
         return Optional.of("hash key " + key.sql() + " is not a column of the input");
@@ -68,15 +74,21 @@ final class SliceWriter implements Serializable {
     return Optional.empty();
   }
 
-  static SliceWriter of(Partitioning partitioning, Seq<Attribute> output, List<String> names, Metrics metrics) {
+  /** @param ranges the sampled bounds where {@code partitioning} is a RangePartitioning, else null */
+  static SliceWriter of(Partitioning partitioning, Seq<Attribute> output, List<String> names, RangeBounds ranges,
+      Metrics metrics) {
     whyNot(partitioning, output).ifPresent(why -> {
       throw new IllegalArgumentException(why);
     });
-    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, 1, metrics);
+    if (partitioning instanceof RangePartitioning range) {
+      if (ranges == null) throw new IllegalArgumentException("range partitioning without its bounds");
+      return new SliceWriter(names, null, ranges, range.numPartitions(), metrics);
+    }
+    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, null, 1, metrics);
     List<Attribute> columns = CollectionConverters.asJava(output);
     List<Expression> keys = CollectionConverters.asJava(hash.expressions());
     int[] positions = keys.stream().mapToInt(k -> InputColumns.indexOf(columns, k)).toArray();
-    return new SliceWriter(names, positions, hash.numPartitions(), metrics);
+    return new SliceWriter(names, positions, null, hash.numPartitions(), metrics);
   }
 
 
@@ -106,12 +118,11 @@ final class SliceWriter implements Serializable {
     try {
       int[] starts;
       try (DeviceBatch onDevice = DeviceBatches.unwrap(batch)) {
-        if (keyColumns == null || onDevice.rowCount() == 0) {
+        if ((keyColumns == null && ranges == null) || onDevice.rowCount() == 0) {
           starts = new int[] {0, onDevice.rowCount()};
           host = DeviceBatches.download(onDevice, names, gpu);
         } else {
-          try (PartitionedBatch grouped = PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions,
-              gpu.stream())) {
+          try (PartitionedBatch grouped = partition(onDevice, gpu)) {
             starts = grouped.starts();
             host = DeviceBatches.download(grouped.batch(), names, gpu);
           }
@@ -130,6 +141,16 @@ final class SliceWriter implements Serializable {
     } finally {
       if (host != null) Closeables.closeAll(host.vectors());
       metrics.time().add(System.nanoTime() - start);
+    }
+  }
+
+  /** The batch's rows grouped by partition, by hash or by ranges. */
+  private PartitionedBatch partition(DeviceBatch onDevice, TaskGpu gpu) {
+    if (ranges == null) {
+      return PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions, gpu.stream());
+    }
+    try (DeviceBatch bounds = ranges.upload(gpu)) {
+      return PartitionedBatch.range(gpu.backend(), onDevice, ranges.keys(), bounds, gpu.stream());
     }
   }
 

@@ -5,6 +5,7 @@ import java.util.function.BiFunction;
 import org.apache.spark.sql.execution.FileSourceScanExec;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
+import org.apache.spark.sql.execution.SortExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec;
 import org.apache.spark.sql.execution.UnionExec;
@@ -60,8 +61,11 @@ public final class Overrides {
       new ExecRule(SortAggregateExec.class, "GpuHashAggregateExec (no sort needed), group-by hash aggregation on "
           + "the GPU", (plan, ctx) -> new AggregateMeta(plan, ctx, ruleFor(SortAggregateExec.class))),
       new ExecRule(ShuffleExchangeExec.class, "GpuShuffleExchangeExec, a GPU stage's output partitioned by Spark's "
-          + "hash and shuffled as columnar slices, read back as large host Arrow batches", (plan, ctx) ->
+          + "hash or ranges and shuffled as columnar slices, read back as large host Arrow batches", (plan, ctx) ->
           new ShuffleExchangeMeta((ShuffleExchangeExec) plan, ctx, ruleFor(ShuffleExchangeExec.class))),
+      new ExecRule(SortExec.class, "GpuSortExec, each partition sorted on the GPU (over GPU input or a GPU "
+          + "shuffle, such as the range exchange of a global ORDER BY)", (plan, ctx) ->
+          new SortMeta((SortExec) plan, ctx, ruleFor(SortExec.class))),
       new ExecRule(TakeOrderedAndProjectExec.class, "GpuTopNExec under Spark's operator, each partition of a GPU "
           + "input cut to its top N rows on the GPU so only those are downloaded", (plan, ctx) ->
           new TopNMeta((TakeOrderedAndProjectExec) plan, ctx, ruleFor(TakeOrderedAndProjectExec.class))));

@@ -2,14 +2,10 @@ package io.sparkwarp.plugin.rewrite;
 
 import io.sparkwarp.plugin.exec.GpuToHostExec;
 import io.sparkwarp.plugin.exec.GpuTopNExec;
-import io.sparkwarp.plugin.exec.InputColumns;
-import io.sparkwarp.plugin.types.SparkTypes;
+import io.sparkwarp.plugin.exec.SortKeys;
 import java.util.List;
-import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec;
-import org.apache.spark.sql.types.StringType;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -38,18 +34,8 @@ final class TopNMeta extends ExecMeta {
       willNotWorkOnGpu("limit " + keep() + " is above the batch size spark.warp.batch.targetRows ("
           + context.batchRows() + ")");
     }
-    List<Attribute> input = CollectionConverters.asJava(topN.child().output());
-    for (SortOrder order : CollectionConverters.asJava(topN.sortOrder())) {
-      if (InputColumns.indexOf(input, order.child()) < 0) {
-        willNotWorkOnGpu("sort key " + order.child().sql() + " is not a column of the input");
-      } else if (order.dataType() instanceof StringType s && !s.isUTF8BinaryCollation()) {
-        willNotWorkOnGpu("sort key " + order.child().sql() + " has collation " + s.collationName()
-            + " (the GPU orders strings by their UTF-8 bytes)");
-      } else {
-        SparkTypes.whyNot(order.dataType()).ifPresent(why -> willNotWorkOnGpu("sort key " + order.child().sql()
-            + ": " + why));
-      }
-    }
+    SortKeys.whyNot(topN.sortOrder(), CollectionConverters.asJava(topN.child().output()))
+        .ifPresent(this::willNotWorkOnGpu);
   }
 
   @Override
