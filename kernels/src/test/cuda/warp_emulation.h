@@ -2,7 +2,8 @@
 // code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
 // barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
 // hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
-// parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp, partition_on_cpu.cpp and sort_on_cpu.cpp.
+// parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp, partition_on_cpu.cpp and sort_on_cpu.cpp (the last two
+// through grouping_on_cpu.h).
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -126,23 +127,23 @@ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v)
 inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline unsigned long long __ldg(const unsigned long long* p) { return *p; }
 
-// Runs kernel() as every thread of a grid of `blocks` x `threads`.
+// Runs kernel() as the threads of blocks [first, first + count) of a grid of `blocks` x `threads`, all at once.
 template <typename Kernel>
-void launch(int blocks, int threads, Kernel kernel) {
+void launch_blocks(int first, int count, int blocks, int threads, Kernel kernel) {
   gridDim.x = blocks;
   blockDim.x = threads;
   std::vector<std::unique_ptr<std::barrier<>>> block_barriers;
   std::vector<std::unique_ptr<std::vector<EmulatedWarp>>> warps;
-  for (int b = 0; b < blocks; b++) {
+  for (int b = 0; b < count; b++) {
     block_barriers.push_back(std::make_unique<std::barrier<>>(threads));
     warps.push_back(std::make_unique<std::vector<EmulatedWarp>>(threads / 32));
   }
   std::vector<std::thread> all;
-  for (int b = 0; b < blocks; b++) {
+  for (int b = 0; b < count; b++) {
     for (int t = 0; t < threads; t++) {
       all.emplace_back([&, b, t] {
         threadIdx.x = t;
-        blockIdx.x = b;
+        blockIdx.x = first + b;
         this_warp = &(*warps[b])[t / 32];
         this_block = block_barriers[b].get();
         kernel();
@@ -150,6 +151,19 @@ void launch(int blocks, int threads, Kernel kernel) {
     }
   }
   for (std::thread& t : all) t.join();
+}
+
+// Runs kernel() as every thread of a grid of `blocks` x `threads`.
+template <typename Kernel>
+void launch(int blocks, int threads, Kernel kernel) {
+  launch_blocks(0, blocks, blocks, threads, kernel);
+}
+
+// launch() one block after another: for kernels with `extern __shared__` memory, which a harness defines once as an
+// ordinary array that every block in turn has to itself.
+template <typename Kernel>
+void launch_blocks_in_turn(int blocks, int threads, Kernel kernel) {
+  for (int b = 0; b < blocks; b++) launch_blocks(b, 1, blocks, threads, kernel);
 }
 
 // The features of int192.cuh and aggregate.cu beyond the string kernels'.
@@ -217,6 +231,9 @@ inline unsigned __float_as_uint(float f) {
   memcpy(&v, &f, 4);
   return v;
 }
+
+// The features of grouping.cu's block path beyond the others'.
+inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 
 // The features of sort.cu beyond the others'.
 inline unsigned long long atomicOr(unsigned long long* p, unsigned long long v) {
