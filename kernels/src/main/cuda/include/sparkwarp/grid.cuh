@@ -20,4 +20,11 @@ __device__ __forceinline__ void for_each_index(int64_t n, F f) {
   for (int64_t i = global_thread_index(); i < n; i += grid_stride()) f(i);
 }
 
+// Calls f(t) for every t in [0, n) with all threads of a block on the same t: a grid-stride loop over block-sized
+// tiles, uniform within each block so the body may use __syncthreads.
+template <typename F>
+__device__ __forceinline__ void for_each_block_tile(int64_t n, F f) {
+  for (int64_t t = blockIdx.x; t < n; t += gridDim.x) f(t);
+}
+
 }  // namespace sparkwarp
