@@ -1,11 +1,12 @@
 // partition.cu on the CPU: Spark's Murmur3 of every key kind against known answers of Spark 4.1's Murmur3_x86_32
-// (the values SparkMurmur3Test checks too), partition ids as pmod, and grouping.cu's warp-per-tile grouping (count,
-// scan, starts, scatter of row indices or of carried values) against a stable counting sort, for several tile
-// lengths and partition counts, a heavy partition among light ones. Prints "ok" or the disagreements (exit 1). Run
-// by PartitionKernelsOnCpuTest.
+// (the values SparkMurmur3Test checks too), partition ids as pmod, and grouping.cu's grouping by both paths (block and
+// warp per tile; count, scan, starts, scatter of row indices or of carried values) against a stable counting sort,
+// for several tile lengths and partition counts, partial chunks and tiles, skewed, uniform and single ids. Prints "ok"
+// or the disagreements (exit 1). Run by PartitionKernelsOnCpuTest.
 #include "warp_emulation.h"
 #include "grouping.cu"
 #include "partition.cu"
+#include "grouping_on_cpu.h"
 
 #include <random>
 #include <vector>
@@ -93,28 +94,25 @@ static void ids_fold_keys_and_nulls() {
   }
 }
 
-// The grouping kernels with the host's orchestration (count, the scan scan.cu does, starts, scatter), scattering
-// row indices or, with_values, a value carried for each row.
-static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, int32_t tile_rows, bool with_values,
-                                               std::mt19937_64& rnd) {
+// How the grouping tests draw their ids.
+enum class Ids { SKEWED, UNIFORM, ONE };
+
+// The grouping kernels with the host's orchestration (grouping_on_cpu.h) against a stable counting sort: row indices
+// or, with_values, a value carried for each row; ids half 0 (a heavy partition among light ones), uniform, or all
+// one id.
+static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, bool block_path, int32_t tile_rows,
+                                               bool with_values, Ids kind, std::mt19937_64& rnd) {
   std::vector<int32_t> ids(n), values(n);
-  for (auto& id : ids) id = rnd() % 2 == 0 ? 0 : static_cast<int32_t>(rnd() % partitions);
-  for (auto& v : values) v = static_cast<int32_t>(rnd() % 1000000);
-  const int64_t tiles = (n + tile_rows - 1) / tile_rows;
-  std::vector<int32_t> positions(tiles * partitions + 1, 0), starts(partitions), order(n, -1);
-  launch(2, 64, [&] { sw_group_count(ids.data(), n, tile_rows, tiles, positions.data()); });
-  int32_t sum = 0;
-  for (auto& p : positions) {
-    const int32_t c = p;
-    p = sum;
-    sum += c;
+  const int32_t one = static_cast<int32_t>(rnd() % partitions);
+  for (auto& id : ids) {
+    const bool zero = kind == Ids::SKEWED && rnd() % 2 == 0;
+    id = kind == Ids::ONE ? one : zero ? 0 : static_cast<int32_t>(rnd() % partitions);
   }
-  expect(sum == n, "counted rows", sum, n);
-  launch(2, 64, [&] { sw_group_starts(positions.data(), tiles, partitions, starts.data()); });
-  launch(2, 64, [&] {
-    sw_group_scatter(ids.data(), n, tile_rows, tiles, positions.data(), with_values ? values.data() : nullptr,
-                     order.data());
-  });
+  for (auto& v : values) v = static_cast<int32_t>(rnd() % 1000000);
+  std::vector<int32_t> starts(partitions, -7), order(n + 1, -7);  // one past the end: nothing may land there
+  const int64_t counted = group_on_cpu(ids.data(), n, partitions, with_values ? values.data() : nullptr, block_path,
+                                       tile_rows, order.data(), starts.data());
+  expect(counted == n, "counted rows", counted, n);
   std::vector<int32_t> next(partitions + 1, 0);
   for (int32_t id : ids) next[id + 1]++;
   for (int32_t p = 0; p < partitions; p++) next[p + 1] += next[p];
@@ -123,6 +121,7 @@ static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, in
     const int32_t at = next[ids[i]]++;
     expect(order[at] == (with_values ? values[i] : i), "order", at, order[at]);
   }
+  expect(order[n] == -7, "past the end", n, order[n]);
 }
 
 int main() {
@@ -130,12 +129,23 @@ int main() {
   ids_fold_keys_and_nulls();
   std::mt19937_64 rnd(2026);
   for (bool with_values : {false, true}) {
-    grouping_is_a_stable_counting_sort(0, 3, 32, with_values, rnd);
-    grouping_is_a_stable_counting_sort(1, 1, 32, with_values, rnd);
-    grouping_is_a_stable_counting_sort(1000, 1, 64, with_values, rnd);
-    grouping_is_a_stable_counting_sort(1000, 7, 32, with_values, rnd);
-    grouping_is_a_stable_counting_sort(3001, 200, 96, with_values, rnd);
-    grouping_is_a_stable_counting_sort(777, 5000, 1024, with_values, rnd);
+    // the warp path (any bucket count)
+    grouping_is_a_stable_counting_sort(0, 3, false, 32, with_values, Ids::SKEWED, rnd);
+    grouping_is_a_stable_counting_sort(1, 1, false, 32, with_values, Ids::SKEWED, rnd);
+    grouping_is_a_stable_counting_sort(1000, 1, false, 64, with_values, Ids::SKEWED, rnd);
+    grouping_is_a_stable_counting_sort(1000, 7, false, 32, with_values, Ids::SKEWED, rnd);
+    grouping_is_a_stable_counting_sort(3001, 200, false, 96, with_values, Ids::SKEWED, rnd);
+    grouping_is_a_stable_counting_sort(777, 5000, false, 1024, with_values, Ids::SKEWED, rnd);
+    // the block path (up to GROUP_BUCKETS): partial chunks and tiles, tiles of one and of two chunks (the last
+    // case: a whole tile, then a partial tile of a whole chunk and a partial one)
+    for (int64_t n : {1, 31, 4095, 4096, 4097, 2 * GROUP_CHUNK + GROUP_CHUNK / 2 + 3}) {
+      for (int32_t partitions : {1, 2, 200, 256}) {
+        const int32_t chunks = n > GROUP_CHUNK && partitions % 2 == 0 ? 2 : 1;
+        const Ids kind = partitions == 2 ? Ids::UNIFORM : Ids::SKEWED;
+        grouping_is_a_stable_counting_sort(n, partitions, true, chunks * GROUP_CHUNK, with_values, kind, rnd);
+      }
+      grouping_is_a_stable_counting_sort(n, 256, true, GROUP_CHUNK, with_values, Ids::ONE, rnd);
+    }
   }
   if (failures) return 1;
   printf("ok\n");

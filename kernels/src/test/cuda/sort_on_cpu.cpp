@@ -6,6 +6,7 @@
 #include "warp_emulation.h"
 #include "grouping.cu"
 #include "sort.cu"
+#include "grouping_on_cpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -203,19 +204,13 @@ std::vector<Pass> plan(const std::vector<Key>& keys, int64_t n) {
   return passes;
 }
 
-// One stable grouping of `values` (row indices where null) by digits: count, the scan scan.cu does, scatter.
+// One stable grouping of `values` (row indices where null) by digits, by the path CudaStableGrouping takes: blocks
+// of one chunk a tile up to GROUP_BUCKETS buckets, else warps with tiles of tile_rows.
 void group(const std::vector<int32_t>& digits, int64_t n, int32_t buckets, const int32_t* values, int32_t tile_rows,
            std::vector<int32_t>& out) {
-  const int64_t tiles = (n + tile_rows - 1) / tile_rows;
-  std::vector<int32_t> positions(tiles * buckets + 1, 0);
-  launch(2, 64, [&] { sw_group_count(digits.data(), n, tile_rows, tiles, positions.data()); });
-  int32_t sum = 0;
-  for (auto& p : positions) {
-    const int32_t count = p;
-    p = sum;
-    sum += count;
-  }
-  launch(2, 64, [&] { sw_group_scatter(digits.data(), n, tile_rows, tiles, positions.data(), values, out.data()); });
+  const bool block_path = buckets <= GROUP_BUCKETS;
+  group_on_cpu(digits.data(), n, buckets, values, block_path, block_path ? GROUP_CHUNK : tile_rows, out.data(),
+               nullptr);
 }
 
 // The order DeviceSort computes, through the kernels.

@@ -5,19 +5,31 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 
 /**
  * The stable counting sort of rows by an int32 id, as launches of {@code grouping.cu} and the scan of
- * {@code scan.cu}: the shuffle's grouping by partition and every digit pass of the device sort.
+ * {@code scan.cu}: the shuffle's grouping by partition and every digit pass of the device sort. Up to
+ * {@link #BLOCK_BUCKETS} buckets a block ranks each tile in shared memory; more buckets take a warp per tile.
  */
 final class CudaStableGrouping {
   /** Rows a warp groups per tile: long enough that the count matrix stays small, short enough for many warps. */
   private static final int TILE_ROWS = 1024;
   /** The most cells of the (bucket x tile) count matrix: 64 MiB of int32; more buckets get longer tiles. */
   private static final long MAX_CELLS = 1L << 24;
+  /** The most buckets of the block path: one a thread (grouping.cu's GROUP_BUCKETS). */
+  private static final int BLOCK_BUCKETS = 256;
+  /** Threads of a block-path block (GROUP_THREADS). */
+  private static final int BLOCK_THREADS = 256;
+  /** Rows a block ranks at once (GROUP_CHUNK); a block-path tile is a whole number of chunks. */
+  private static final int CHUNK_ROWS = 4096;
+  /** Dynamic shared memory of the block kernels: sizeof GroupCountShared and GroupScatterShared. */
+  private static final int COUNT_SHARED_BYTES = 1024;
+  private static final int SCATTER_SHARED_BYTES = 29728;
 
   private final CudaBackend backend;
   private final CudaScan scan;
   private final CudaKernel count;
   private final CudaKernel starts;
   private final CudaKernel scatter;
+  private final CudaKernel blockCount;
+  private final CudaKernel blockScatter;
 
   CudaStableGrouping(CudaBackend backend, CudaModule module) {
     this.backend = backend;
@@ -25,6 +37,8 @@ final class CudaStableGrouping {
     count = module.kernel("sw_group_count");
     starts = module.kernel("sw_group_starts");
     scatter = module.kernel("sw_group_scatter");
+    blockCount = module.kernel("sw_group_block_count");
+    blockScatter = module.kernel("sw_group_block_scatter");
   }
 
   /**
@@ -34,24 +48,44 @@ final class CudaStableGrouping {
    */
   void group(DeviceBuffer ids, int rows, int buckets, DeviceBuffer values, DeviceBuffer out, DeviceBuffer bucketStarts,
       DeviceStream stream) {
-    // as many tiles as the matrix allows, each a whole number of warp steps
-    long tiles = Math.max(1, Math.min((rows + TILE_ROWS - 1) / TILE_ROWS, MAX_CELLS / buckets));
-    int tileRows = (int) (((rows + tiles - 1) / tiles + 31) / 32 * 32);
-    tiles = (rows + tileRows - 1) / tileRows;
+    boolean block = buckets <= BLOCK_BUCKETS;
+    int unit = block ? CHUNK_ROWS : 32;
+    int preferred = block ? CHUNK_ROWS : TILE_ROWS;
+    // as many tiles as the matrix allows, each a whole number of units (block chunks, or warp steps)
+    long tiles = Math.max(1, Math.min((rows + preferred - 1L) / preferred, MAX_CELLS / buckets));
+    int tileRows = (int) Math.min(Integer.MAX_VALUE / unit * unit,
+        ((rows + tiles - 1) / tiles + unit - 1) / unit * unit);
+    tiles = (rows + tileRows - 1L) / tileRows;
     long cells = tiles * buckets;
     CudaStream s = CudaStream.of(stream);
     try (DeviceBuffer positions = backend.allocate(4L * (cells + 1), stream)) {
-      backend.fill(positions, 0, 4L * cells, (byte) 0, stream);
-      count.launchGridStride(32 * tiles, s, new KernelArgs().pointer(ids).i64(rows).i32(tileRows).i64(tiles)
-          .pointer(positions));
+      if (block) {
+        // one block per tile; it writes every cell of its tile, so the matrix needs no zeroing
+        blockCount.launch((int) tiles, BLOCK_THREADS, COUNT_SHARED_BYTES, s,
+            tileArgs(ids, rows, tileRows, tiles).i32(buckets).pointer(positions));
+      } else {
+        backend.fill(positions, 0, 4L * cells, (byte) 0, stream);
+        count.launchGridStride(32 * tiles, s, tileArgs(ids, rows, tileRows, tiles).pointer(positions));
+      }
       scan.exclusiveSum(positions, cells, stream);
       if (bucketStarts != null) {
         starts.launchGridStride(buckets, s, new KernelArgs().pointer(positions).i64(tiles).i32(buckets)
             .pointer(bucketStarts));
       }
-      KernelArgs args = new KernelArgs().pointer(ids).i64(rows).i32(tileRows).i64(tiles).pointer(positions);
+      KernelArgs args = tileArgs(ids, rows, tileRows, tiles);
+      if (block) args.i32(buckets);
+      args.pointer(positions);
       (values == null ? args.address(0) : args.pointer(values)).pointer(out);
-      scatter.launchGridStride(32 * tiles, s, args);
+      if (block) {
+        blockScatter.launch((int) tiles, BLOCK_THREADS, SCATTER_SHARED_BYTES, s, args);
+      } else {
+        scatter.launchGridStride(32 * tiles, s, args);
+      }
     }
+  }
+
+  /** The (ids, rows, tile rows, tiles) arguments every count and scatter kernel starts with. */
+  private static KernelArgs tileArgs(DeviceBuffer ids, int rows, int tileRows, long tiles) {
+    return new KernelArgs().pointer(ids).i64(rows).i32(tileRows).i64(tiles);
   }
 }
