@@ -5,6 +5,7 @@
 // lanes converged, writing validity and boolean words with one ballot each. Host twin:
 // io.sparkwarp.kernels.host.ExprInterpreter; the instruction set is documented on io.sparkwarp.kernels.expr.Opcode.
 #include "sparkwarp/decimal128.cuh"
+#include "sparkwarp/decimal_divide.cuh"
 #include "sparkwarp/expr_program.cuh"
 #include "sparkwarp/sql_math.cuh"
 #include "sparkwarp/warp.cuh"
@@ -35,6 +36,8 @@ struct Row {
   int error;
   int64_t error_left;
   int64_t error_right;
+  int64_t error_left_hi;  // 128-bit decimal operands' high words
+  int64_t error_right_hi;
 
   __device__ void set(int s, int64_t x) {
     v[s] = x;
@@ -53,13 +56,16 @@ struct Row {
     null[s] = true;
   }
   // An error the row raises; TRY mode makes the result null instead (LEGACY callers handle their case first).
-  __device__ void raise(int mode, int kind, int s, int64_t left, int64_t right) {
+  __device__ void raise(int mode, int kind, int s, int64_t left, int64_t right, int64_t left_hi = 0,
+                        int64_t right_hi = 0) {
     if (mode == MODE_TRY) {
       set_null(s);
     } else {
       error = kind;
       error_left = left;
       error_right = right;
+      error_left_hi = left_hi;
+      error_right_hi = right_hi;
     }
   }
 };
@@ -68,7 +74,7 @@ __device__ __forceinline__ bool is_floating(int kind) { return kind == KIND_FLOA
 __device__ __forceinline__ bool is_bytes(int kind) { return kind == KIND_STRING || kind == KIND_BINARY; }
 
 __device__ __forceinline__ bool is_zero(const Row& r, int s, int kind) {
-  return is_floating(kind) ? r.d(s) == 0.0 : r.v[s] == 0;
+  return is_floating(kind) ? r.d(s) == 0.0 : r.v[s] == 0 && (kind != KIND_DECIMAL128 || r.hi[s] == 0);
 }
 
 __device__ __forceinline__ bool bit(const uint32_t* words, int64_t i) { return (words[i >> 5] >> (i & 31)) & 1u; }
@@ -228,12 +234,19 @@ __device__ void date_field(Row& r, int s, int field) {
   }
 }
 
-__device__ void decimal_overflow(Row& r, int s, int mode, int64_t left, int64_t right) {
+__device__ void decimal_overflow(Row& r, int s, int mode, int64_t left, int64_t right, int64_t left_hi = 0,
+                                 int64_t right_hi = 0) {
   if (mode == MODE_LEGACY) {
     r.set_null(s);
   } else {
-    r.raise(mode, ERR_DECIMAL_OVERFLOW, s, left, right);
+    r.raise(mode, ERR_DECIMAL_OVERFLOW, s, left, right, left_hi, right_hi);
   }
+}
+
+// The overflow of an operation on 128-bit decimals, reporting both operands whole.
+__device__ void decimal128_overflow(Row& r, int s, int mode, int128 x, int128 y) {
+  decimal_overflow(r, s, mode, static_cast<int64_t>(low_word(x)), static_cast<int64_t>(low_word(y)), high_word(x),
+                   high_word(y));
 }
 
 // Decimal arithmetic on unscaled values: the builder's scale rules keep every intermediate in 64 bits, products
@@ -274,20 +287,27 @@ __device__ void decimal(Row& r, int op, int s, int64_t x, int64_t y, int mode, i
 // ADD and SUBTRACT of 128-bit decimals at scales s1 and s2 into Spark's result type (scale max(s1, s2), precision
 // large enough that the operands at that scale, and their sum, fit: the builder allows no other). MULTIPLY: the
 // product in 128 bits, rounded HALF_UP to the result scale rs; the builder allows rs < s1 + s2 only where the
-// product cannot leave 128 bits, so a product that does is past 38 digits and overflows as in Spark.
+// product cannot leave 128 bits, so a product that does is past 38 digits and overflows as in Spark. DIVIDE (x the
+// dividend): Spark's two roundings of the exact quotient (decimal_divide.cuh).
 __device__ void decimal128(Row& r, int op, int s, int128 x, int128 y, int mode, int scales) {
   const int s1 = scales & 0xff;
   const int s2 = (scales >> 8) & 0xff;
   const int p = (scales >> 16) & 0xff;
-  if (op == OP_MULTIPLY) {
-    const int rs = (scales >> 24) & 0xff;
+  const int rs = (scales >> 24) & 0xff;
+  if (op == OP_MULTIPLY || op == OP_DIVIDE) {
     int128 z = 0;
-    bool fits = multiply_fits128(x, y, &z);
-    if (fits && rs < s1 + s2) z = shrink_half_up(z, s1 + s2 - rs);
-    if (fits && fits_digits(z, p)) {
+    bool fits;
+    if (op == OP_DIVIDE) {
+      fits = divide_decimal128(x, y, s1, s2, rs, p, &z);
+    } else {
+      fits = multiply_fits128(x, y, &z);
+      if (fits && rs < s1 + s2) z = shrink_half_up(z, s1 + s2 - rs);
+      fits = fits && fits_digits(z, p);
+    }
+    if (fits) {
       r.set128(s, z);
     } else {
-      decimal_overflow(r, s, mode, static_cast<int64_t>(low_word(x)), static_cast<int64_t>(low_word(y)));
+      decimal128_overflow(r, s, mode, x, y);
     }
     return;
   }
@@ -296,7 +316,7 @@ __device__ void decimal128(Row& r, int op, int s, int128 x, int128 y, int mode, 
   if (fits_digits(z, p)) {
     r.set128(s, z);
   } else {
-    decimal_overflow(r, s, mode, static_cast<int64_t>(low_word(x)), static_cast<int64_t>(low_word(y)));
+    decimal128_overflow(r, s, mode, x, y);
   }
 }
 
@@ -315,7 +335,7 @@ __device__ void arithmetic(Row& r, int op, int l, int kind, int mode, int scales
     if (mode == MODE_LEGACY) {
       r.set_null(l);
     } else {
-      r.raise(mode, ERR_DIVIDE_BY_ZERO, l, r.v[left], r.v[right]);
+      r.raise(mode, ERR_DIVIDE_BY_ZERO, l, r.v[left], r.v[right], r.hi[left], r.hi[right]);
     }
     return;
   }
@@ -614,6 +634,8 @@ extern "C" __global__ void sw_expr_eval(const int4* code, int32_t n_instr, const
             error->site = at;
             error->left = r.error_left;
             error->right = r.error_right;
+            error->left_hi = r.error_left_hi;
+            error->right_hi = r.error_right_hi;
           } else {
             atomicMin(&error->row, static_cast<unsigned long long>(r.index));
           }

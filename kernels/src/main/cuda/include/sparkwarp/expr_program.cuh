@@ -103,6 +103,8 @@ struct ErrorRecord {
   int32_t site;
   int64_t left;
   int64_t right;
+  int64_t left_hi;  // the high words of 128-bit decimal operands
+  int64_t right_hi;
 };
 
 }  // namespace expr

@@ -38,11 +38,9 @@ class TpchQueriesTest extends GpuTestBase {
    * device's 18 digits).
    */
   private static final Set<String> NO_GPU_JOIN = Set.of("Q1", "Q6", "Q15");
-  /**
-   * Queries whose final sort stays on the CPU: Q8's final aggregate divides two wide sums (decimal(38,4); the device
-   * has no decimal division of that width), so the sort above it reads rows of a CPU stage.
-   */
-  private static final Set<String> CPU_SORT = Set.of("Q8");
+  /** Spark's aggregate and sort operators, none of which a TPC-H plan keeps on the CPU. */
+  private static final Set<String> CPU_AGGREGATES_AND_SORTS = Set.of("HashAggregateExec", "ObjectHashAggregateExec",
+      "SortAggregateExec", "SortExec");
   /** Queries with no filter on the GPU: Q22's filters are on substring(), which has no device version. */
   private static final Set<String> NO_GPU_FILTER = Set.of("Q22");
 
@@ -65,7 +63,7 @@ class TpchQueriesTest extends GpuTestBase {
     // an empty side (Q17's parts at this scale) must not let adaptive execution drop the join from the plan
     query(q.sql()).conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
-    assertStaysOnDevice(q.sql(), Map.of(), !CPU_SORT.contains(number));
+    assertStaysOnDevice(q.sql(), Map.of());
   }
 
   /**
@@ -81,7 +79,7 @@ class TpchQueriesTest extends GpuTestBase {
     query(q.sql()).conf(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1")
         .conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
-    assertStaysOnDevice(q.sql(), Map.of(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1"), !CPU_SORT.contains(number));
+    assertStaysOnDevice(q.sql(), Map.of(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1"));
   }
 
   /**
@@ -99,8 +97,8 @@ class TpchQueriesTest extends GpuTestBase {
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
   }
 
-  /** No device batch downloaded only to be uploaded again, and (if {@code sortsOnGpu}) no sort left on the CPU. */
-  private static void assertStaysOnDevice(String sql, Map<String, String> settings, boolean sortsOnGpu) {
+  /** No device batch downloaded only to be uploaded again, and no aggregate or sort left on the CPU. */
+  private static void assertStaysOnDevice(String sql, Map<String, String> settings) {
     SparkPlan plan = withConf(settings, () -> {
       Dataset<Row> onGpu = spark().sql(sql);
       onGpu.collectAsList();  // the executed plan of an adaptive query is final once it ran
@@ -108,7 +106,7 @@ class TpchQueriesTest extends GpuTestBase {
     });
     List<String> roundTrips = PlanNodes.roundTrips(plan);
     assertTrue(roundTrips.isEmpty(), "device batches downloaded only to be uploaded again: " + roundTrips);
-    List<String> cpuSorts = PlanNodes.names(plan).stream().filter(n -> n.equals("SortExec")).toList();
-    assertTrue(!sortsOnGpu || cpuSorts.isEmpty(), "sorts left on the CPU: " + plan.treeString());
+    List<String> onCpu = PlanNodes.names(plan).stream().filter(CPU_AGGREGATES_AND_SORTS::contains).toList();
+    assertTrue(onCpu.isEmpty(), onCpu + " left on the CPU: " + plan.treeString());
   }
 }

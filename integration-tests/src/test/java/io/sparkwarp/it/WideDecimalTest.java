@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Decimals of 19 to 38 digits in expressions on the GPU: products of two decimals of up to 18 digits (TPC-H's
  * {@code l_extendedprice * (1 - l_discount)}), sums and differences of such products (Q9's amount), comparisons with
  * literals and columns (Q18's {@code HAVING sum(l_quantity) > 300}), CASE over them inside an aggregate (Q14),
- * negation and casts, with nulls and negative values, in ANSI mode (Spark's default) and out of it. Divisions keep
- * their operator on the CPU.
+ * negation and casts, quotients (Q8's market share, Q14's percentage, Q17's {@code sum(..) / 7.0}: Spark's two
+ * HALF_UP roundings, division by zero, quotients past 38 digits), with nulls and negative values, in ANSI mode
+ * (Spark's default) and out of it.
  */
 class WideDecimalTest extends GpuTestBase {
   private static final String ANSI = "spark.sql.ansi.enabled";
@@ -43,10 +44,9 @@ class WideDecimalTest extends GpuTestBase {
         FROM all_types""").conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
     String overflow = "SELECT id, CAST(99999999999999999999.5 AS DECIMAL(22, 1)) * CAST(dec_a AS DECIMAL(20, 4)) "
         + "FROM all_types WHERE dec_a > 10000000";
-    // ANSI mode: Spark's error shows the 128-bit operands, which the device's error report does not carry
+    // ANSI mode: Spark's error, which shows both 128-bit operands
     if (ansi.equals("false")) query(overflow).conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
-    else query(overflow.replace("99999999999999999999.5", "1.5")).conf(ANSI, ansi)
-        .fallsBack("ProjectExec", "in ANSI mode, where it can overflow");
+    else query(overflow).conf(ANSI, ansi).gpuNodes(PROJECT).failsLikeCpu("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
   }
 
   @Test
@@ -104,9 +104,38 @@ class WideDecimalTest extends GpuTestBase {
     assertGpuMatchesCpu("SELECT id, dec_a * dec_b, dec_a * dec_b > dec7_a * dec_a FROM all_null_types", PROJECT);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "false"})
+  void quotientsOfWideDecimals(String ansi) {
+    // TPC-H's final aggregates: a share of a wide sum (Q8), a percentage (Q14), an average over a literal (Q17)
+    query("""
+        SELECT skew, sum(CASE WHEN int_a > 0 THEN dec_a * dec7_b ELSE 0 END) / nullif(sum(dec_a * dec7_b), 0),
+               100.00 * sum(dec_a) / nullif(sum(dec_b), 0), sum(dec_a) / 7.0
+        FROM all_types GROUP BY skew""").conf(ANSI, ansi).gpuNodes(HASH_AGGREGATE).matchesCpu();
+    query("""
+        SELECT id, (dec_a * dec_b) / 7, (dec_a * dec_b) / nullif(dec7_a, 0), dec_a / nullif(dec_b * dec7_a, 0),
+               CAST(dec7_a AS DECIMAL(30, 2)) / nullif(CAST(dec7_b AS DECIMAL(25, 5)), 0)
+        FROM all_types""").conf(ANSI, ansi).gpuNodes(PROJECT).matchesCpu();
+  }
+
   @Test
-  void divisionsStayOnTheCpu() {
-    assertFallsBack("SELECT id, (dec_a * dec_b) / 7 FROM all_types", "ProjectExec", "DIVIDE of decimal");
+  void wideDivisionByZeroAndQuotientsPast38Digits() {
+    String byZero = "SELECT id, (dec_a * dec_b) / CAST(dec7_a * 0 AS DECIMAL(20, 2)) FROM all_types "
+        + "WHERE dec_a IS NOT NULL AND dec_b IS NOT NULL AND dec7_a IS NOT NULL";
+    query(byZero).conf(ANSI, "false").gpuNodes(PROJECT).matchesCpu();
+    query(byZero).conf(ANSI, "true").gpuNodes(PROJECT).failsLikeCpu("DIVIDE_BY_ZERO");
+    // decimal(34,1) / decimal(20,10) is decimal(38,6): 10^33 / 0.001 needs 36 integer digits of the 32 there are
+    String past38 = "SELECT id, CAST(99999999999999999999999999999999.5 AS DECIMAL(34, 1)) "
+        + "/ CAST(0.001 + 0 * dec7_a AS DECIMAL(20, 10)) FROM all_types WHERE dec7_a IS NOT NULL";
+    query(past38).conf(ANSI, "false").gpuNodes(PROJECT).matchesCpu();
+    query(past38).conf(ANSI, "true").gpuNodes(PROJECT).failsLikeCpu("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
+  }
+
+  @Test
+  void quotientsWhoseDividendPasses192BitsStayOnTheCpu() {
+    // decimal(38,0) / decimal(38,20) is decimal(38,6): the dividend scaled by 10^26 may need 64 digits
+    query("SELECT id, CAST(dec_a AS DECIMAL(38, 0)) / CAST(dec_b AS DECIMAL(38, 20)) FROM all_types")
+        .conf(ANSI, "false").fallsBack("ProjectExec", "DIVIDE of decimal(38,0) and decimal(38,20)");
   }
 
   /** Spark negates decimals of more than 34 digits through Scala's BigDecimal, which rounds them: left to Spark. */

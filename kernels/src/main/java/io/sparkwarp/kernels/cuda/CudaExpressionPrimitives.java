@@ -91,7 +91,7 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
    * reused, so a failure between the copies and the next synchronisation cannot corrupt it.
    */
   private final class Launch implements AutoCloseable {
-    private static final int ERROR_BYTES = 32;
+    private static final int ERROR_BYTES = 48;
     /** The block as written, then the read-back area: error record and row count. */
     private final HostBlock host;
     private final DeviceBuffer block;
@@ -189,7 +189,8 @@ final class CudaExpressionPrimitives implements ExpressionPrimitives {
       int kind = MemoryUtil.getInt(r + 8);
       int site = MemoryUtil.getInt(r + 12);
       throw new ExpressionErrorException(ExpressionErrorException.Kind.values()[kind - 1], (int) row, program, site,
-          MemoryUtil.getLong(r + 16), MemoryUtil.getLong(r + 24));
+          MemoryUtil.getLong(r + 16), MemoryUtil.getLong(r + 24), MemoryUtil.getLong(r + 32),
+          MemoryUtil.getLong(r + 40));
     }
 
     @Override

@@ -307,8 +307,9 @@ public final class ExprProgram {
      * expression, whose scale must be Spark's (max(s1, s2) for + - %, s1 + s2 for *, and for / large enough that
      * the dividend scaled to it fits 18 digits, which holds for every Spark division of precision up to 18).
      * 128-bit decimal results: MULTIPLY of two 64-bit decimals (exact, the product's digits within the result's),
-     * MULTIPLY of two 128-bit decimals (rounded to Spark's result scale, see {@code wideDecimalScales}), and ADD and
-     * SUBTRACT of two 128-bit decimals into a result whose scale is the operands' larger one.
+     * MULTIPLY of two 128-bit decimals (rounded to Spark's result scale, see {@code wideDecimalScales}), ADD and
+     * SUBTRACT of two 128-bit decimals into a result whose scale is the operands' larger one, and DIVIDE of two
+     * 128-bit decimals (Spark's two roundings) where the dividend scaled to the result fits 57 digits.
      */
     public Builder arithmetic(Opcode op, DeviceType result, EvalMode mode) {
       boolean division = op == Opcode.DIVIDE || op == Opcode.REMAINDER || op == Opcode.INTEGRAL_DIVIDE;
@@ -330,7 +331,7 @@ public final class ExprProgram {
         require(leftDigits <= left.precision() && rightDigits <= right.precision(),
             op + " of values of " + leftDigits + " and " + rightDigits + " digits typed " + left + " and " + right);
         return emit(op, kind.ordinal(), mode.ordinal(),
-            wideDecimalScales(op, left, right, result, leftDigits + rightDigits, mode), 2, List.of(left, right),
+            wideDecimalScales(op, left, right, result, leftDigits, rightDigits), 2, List.of(left, right),
             result);
       }
       require(NUMERIC.contains(kind) && kind == right.kind(), op + " of " + left + " and " + right);
@@ -359,15 +360,17 @@ public final class ExprProgram {
     }
 
     /**
-     * The rules of the 128-bit decimal arithmetic the device evaluates exactly ({@code productDigits}: at most the
-     * digits of a product's exact value); returns the packed scales.
+     * The rules of the 128-bit decimal arithmetic the device evaluates exactly, for operand values of at most {@code
+     * leftDigits} and {@code rightDigits} digits (the dividend's and the divisor's for DIVIDE); returns the packed
+     * scales.
      */
-    private static int wideDecimalScales(Opcode op, DeviceType l, DeviceType r, DeviceType result,
-        int productDigits, EvalMode mode) {
+    private static int wideDecimalScales(Opcode op, DeviceType l, DeviceType r, DeviceType result, int leftDigits,
+        int rightDigits) {
       int s1 = l.scale();
       int s2 = r.scale();
       int p = result.precision();
       int s = result.scale();
+      int productDigits = leftDigits + rightDigits;
       require(result.kind() == Kind.DECIMAL128, op + " of " + l + " and " + r + " to " + result);
       if (op == Opcode.MULTIPLY && l.kind() == Kind.DECIMAL) {
         require(r.kind() == Kind.DECIMAL && s == s1 + s2 && p >= l.precision() + r.precision(),
@@ -377,9 +380,12 @@ public final class ExprProgram {
         require(r.kind() == Kind.DECIMAL128 && s <= s1 + s2
             && (s == s1 + s2 || productDigits <= DeviceType.MAX_WIDE_DECIMAL_PRECISION),
             op + " of " + l + " and " + r + " to " + result);
-        // Spark's overflow error shows the 128-bit operands, which an error report (two 64-bit words) cannot carry
-        require(mode == EvalMode.LEGACY || productDigits - (s1 + s2 - s) <= p,
-            op + " of " + l + " and " + r + " to " + result + " in " + mode + " mode, where it can overflow");
+      } else if (op == Opcode.DIVIDE) {
+        // the dividend scaled to the quotient's scale fits 192 bits (57 digits), the divisor scaled 38 digits
+        int k = s + s2 - s1;
+        require(l.kind() == Kind.DECIMAL128 && r.kind() == Kind.DECIMAL128 && leftDigits + Math.max(k, 0) <= 57
+            && rightDigits + Math.max(-k, 0) <= DeviceType.MAX_WIDE_DECIMAL_PRECISION,
+            op + " of " + l + " and " + r + " to " + result);
       } else {
         int common = Math.max(s1, s2);
         require((op == Opcode.ADD || op == Opcode.SUBTRACT) && l.kind() == Kind.DECIMAL128
@@ -512,7 +518,7 @@ public final class ExprProgram {
      */
     public Builder divisorCheck(Label target, EvalMode mode) {
       DeviceType divisor = peek(0);
-      require(NUMERIC.contains(divisor.kind()), "a divisor of " + divisor);
+      require(NUMERIC.contains(divisor.kind()) || divisor.kind() == Kind.DECIMAL128, "a divisor of " + divisor);
       return jumpTo(Opcode.DIVISOR_CHECK, target, divisor.kind().ordinal(), mode.ordinal(), List.copyOf(stack));
     }
 

@@ -33,7 +33,7 @@ public final class ExpressionErrorException extends RuntimeException {
   /**
    * @param site index of the failing instruction in {@code program}
    * @param rawOperands the instruction's operand payloads: left and right (dividend and divisor for divisions), or
-   *     the one operand of a cast or negation
+   *     the one operand of a cast or negation; then, for 128-bit decimal operands, their high words in that order
    */
   public ExpressionErrorException(Kind kind, int row, ExprProgram program, int site, long... rawOperands) {
     this(kind, row, site, program.instructions().get(site), rawOperands);
@@ -56,7 +56,17 @@ public final class ExpressionErrorException extends RuntimeException {
 
   private static List<Object> decode(List<DeviceType> types, long[] raw) {
     List<Object> values = new ArrayList<>();
-    for (int i = 0; i < types.size() && i < raw.length; i++) values.add(javaValue(types.get(i), raw[i]));
+    for (int i = 0; i < types.size() && i < raw.length; i++) {
+      DeviceType type = types.get(i);
+      if (type.kind() == DeviceType.Kind.DECIMAL128 && i + types.size() < raw.length) {
+        // two's complement words, low then high
+        java.math.BigInteger unscaled = java.math.BigInteger.valueOf(raw[i + types.size()]).shiftLeft(64)
+            .add(new java.math.BigInteger(Long.toUnsignedString(raw[i])));
+        values.add(new BigDecimal(unscaled, type.scale()));
+      } else {
+        values.add(javaValue(type, raw[i]));
+      }
+    }
     return List.copyOf(values);
   }
 

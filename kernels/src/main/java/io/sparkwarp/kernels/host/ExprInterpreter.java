@@ -171,7 +171,7 @@ final class ExprInterpreter {
   }
 
   private boolean isZero(int slot, Kind kind) {
-    return isFloating(kind) ? d(slot) == 0 : v[slot] == 0;
+    return isFloating(kind) ? d(slot) == 0 : v[slot] == 0 && (kind != Kind.DECIMAL128 || hi[slot] == 0);
   }
 
   private static boolean isFloating(Kind kind) {
@@ -334,7 +334,7 @@ final class ExprInterpreter {
     int right = division ? l : r;
     if (division && isZero(right, kind)) {
       if (mode == EvalMode.LEGACY) setNull(l);
-      else raise(mode, ExpressionErrorException.Kind.DIVIDE_BY_ZERO, l, site, v[left], v[right]);
+      else raise(mode, ExpressionErrorException.Kind.DIVIDE_BY_ZERO, l, site, v[left], v[right], hi[left], hi[right]);
       return;
     }
     if (isFloating(kind)) {
@@ -443,24 +443,33 @@ final class ExprInterpreter {
 
   /**
    * ADD and SUBTRACT of 128-bit decimals into Spark's result type (scale max(s1, s2)); MULTIPLY exactly, rounded
-   * HALF_UP to the result's scale where Spark lowered it.
+   * HALF_UP to the result's scale where Spark lowered it; DIVIDE (x the dividend) as Spark's Decimal.$div and
+   * toPrecision: rounded HALF_UP to scale 39, then to the result's scale.
    */
   private void decimal128(Opcode op, int slot, BigInteger x, BigInteger y, EvalMode mode, int scales, int site) {
     int s1 = scales & 0xff;
     int s2 = scales >> 8 & 0xff;
     int p = scales >> 16 & 0xff;
+    int rs = scales >>> 24;
+    BigInteger z;
     if (op == Opcode.MULTIPLY) {
-      BigInteger z = Decimal128.rescale(x.multiply(y), s1 + s2, scales >>> 24, p);
-      if (z != null) set128(slot, z);
-      else decimalOverflow(slot, mode, site, x.longValue(), y.longValue());
-      return;
+      z = Decimal128.rescale(x.multiply(y), s1 + s2, rs, p);
+    } else if (op == Opcode.DIVIDE) {
+      z = new java.math.BigDecimal(x, s1).divide(new java.math.BigDecimal(y, s2), 39, java.math.RoundingMode.HALF_UP)
+          .setScale(rs, java.math.RoundingMode.HALF_UP).unscaledValue();
+      if (!Decimal128.fits(z, p)) z = null;
+    } else {
+      int common = Math.max(s1, s2);
+      BigInteger xs = x.multiply(Decimal128.pow10(common - s1));
+      BigInteger ys = y.multiply(Decimal128.pow10(common - s2));
+      z = op == Opcode.ADD ? xs.add(ys) : xs.subtract(ys);
+      if (!Decimal128.fits(z, p)) z = null;
     }
-    int common = Math.max(s1, s2);
-    BigInteger xs = x.multiply(Decimal128.pow10(common - s1));
-    BigInteger ys = y.multiply(Decimal128.pow10(common - s2));
-    BigInteger z = op == Opcode.ADD ? xs.add(ys) : xs.subtract(ys);
-    if (Decimal128.fits(z, p)) set128(slot, z);
-    else decimalOverflow(slot, mode, site, x.longValue(), y.longValue());
+    if (z != null) {
+      set128(slot, z);
+    } else {
+      decimalOverflow(slot, mode, site, Decimal128.low(x), Decimal128.low(y), Decimal128.high(x), Decimal128.high(y));
+    }
   }
 
   private void decimalOverflow(int slot, EvalMode mode, int site, long... operands) {

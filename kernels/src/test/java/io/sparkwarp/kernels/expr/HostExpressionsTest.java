@@ -191,12 +191,54 @@ class HostExpressionsTest extends ExprTestBase {
           .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 20), EvalMode.LEGACY).output().build();
       assertEquals(list(new BigDecimal("2.50000000125000000000"), new BigDecimal("-1.00000000050000000000"), null,
           null), eval(wide, b));
-      // the same where an overflow would raise Spark's error: refused (the error report cannot carry its operands)
-      assertThrows(IllegalArgumentException.class, () -> over(d1910, d3810).column(0).column(1)
-          .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 20), EvalMode.ANSI));
+      // the same where an overflow raises Spark's error, which shows both 128-bit operands
+      ExpressionErrorException e = assertThrows(ExpressionErrorException.class, () -> eval(over(d1910, d3810)
+          .column(0).column(1).arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 20), EvalMode.ANSI).output()
+          .build(), b));
+      assertEquals(ExpressionErrorException.Kind.DECIMAL_OVERFLOW, e.kind());
+      assertEquals(List.of(new BigDecimal("999999999.9999999999"),
+          new BigDecimal("9999999999999999999999999999.0000000000")), e.operands());
       // rounding a product that may pass 128 bits: refused
       assertThrows(IllegalArgumentException.class, () -> over(d3810, d3810).column(1).column(1)
           .arithmetic(Opcode.MULTIPLY, DeviceType.decimal(38, 6), EvalMode.LEGACY));
+    }
+  }
+
+  @Test
+  void wideQuotientsRoundAsSparkRoundsThemTwice() {
+    DeviceType d3830 = DeviceType.decimal(38, 30);
+    DeviceType d190 = DeviceType.decimal(20, 0);
+    // 2.999999999E-21 / 2000000000 = 1.4999999995E-30: Spark rounds it to scale 39 (1.5E-30), then to 30 (2E-30),
+    // where one rounding would give 1E-30; 2^64 as a divisor has a zero low word and is not zero
+    try (DeviceBatch b = batch(
+        vector(d3830, "0.000000000000000000002999999999", "-0.000000000000000000002999999999",
+            "0.000000000000000000002999999998", "1.000000000000000000000000000000", "5.000000000000000000000000000000",
+            null, "1.000000000000000000000000000000"),
+        vector(d190, "2000000000", "2000000000", "2000000000", "18446744073709551616", "0", "1", null))) {
+      ExprProgram quotient = over(d3830, d190).column(1).column(0)
+          .arithmetic(Opcode.DIVIDE, d3830, EvalMode.LEGACY).output().build();
+      assertEquals(list(new BigDecimal("2E-30").setScale(30), new BigDecimal("-2E-30").setScale(30),
+          new BigDecimal("1E-30").setScale(30), new BigDecimal("5.42101086242752217003726400434970855712890625E-20")
+              .setScale(30, java.math.RoundingMode.HALF_UP), null, null, null), eval(quotient, b));
+      ExpressionErrorException zero = assertThrows(ExpressionErrorException.class, () -> eval(over(d3830, d190)
+          .column(1).column(0).arithmetic(Opcode.DIVIDE, d3830, EvalMode.ANSI).output().build(), b));
+      assertEquals(ExpressionErrorException.Kind.DIVIDE_BY_ZERO, zero.kind());
+      assertEquals(4, zero.row());
+    }
+    // a quotient of more than the result's 38 digits: null, or Spark's error with both 128-bit operands
+    try (DeviceBatch b = batch(vector(d3830, "1.000000000000000000000000000000", "100.000000000000000000000000000000"),
+        vector(d190, "18446744073709551616", "1"))) {
+      ExprProgram narrow = over(d3830, d190).column(1).column(0).arithmetic(Opcode.DIVIDE, DeviceType.decimal(38, 37),
+          EvalMode.ANSI).output().build();
+      ExpressionErrorException overflow = assertThrows(ExpressionErrorException.class, () -> eval(narrow, b));
+      assertEquals(ExpressionErrorException.Kind.DECIMAL_OVERFLOW, overflow.kind());
+      assertEquals(1, overflow.row());
+      assertEquals(List.of(new BigDecimal("100.000000000000000000000000000000"), new BigDecimal("1")),
+          overflow.operands());
+      // a dividend that scaled to the quotient's scale could pass 192 bits: refused
+      DeviceType d380 = DeviceType.decimal(38, 0);
+      assertThrows(IllegalArgumentException.class, () -> over(d380, d380).column(1).column(0)
+          .arithmetic(Opcode.DIVIDE, DeviceType.decimal(38, 20), EvalMode.LEGACY));
     }
   }
 

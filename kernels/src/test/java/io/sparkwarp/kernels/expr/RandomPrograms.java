@@ -281,7 +281,7 @@ final class RandomPrograms {
   private void wideDecimal(DeviceType type, int depth) {
     int p = type.precision();
     int s = type.scale();
-    switch (rnd.nextInt(6)) {
+    switch (rnd.nextInt(7)) {
       case 0 -> {
         int s1 = s / 2;
         int p1 = Math.min(18, Math.max(s1 + 1, p / 2));
@@ -328,6 +328,25 @@ final class RandomPrograms {
         gen(DeviceType.decimal(19, s1), depth - 1);
         gen(DeviceType.decimal(19, s2), depth - 1);
         b.arithmetic(Opcode.MULTIPLY, type, m);
+      }
+      case 5 -> {
+        // a quotient of two wide decimals, where the dividend scaled to the result fits 57 digits
+        int p1 = 19 + rnd.nextInt(20);
+        int p2 = 19 + rnd.nextInt(20);
+        int s1 = rnd.nextInt(Math.min(p1, 24) + 1);
+        int s2 = rnd.nextInt(Math.min(p2, 12) + 1);
+        int k = s + s2 - s1;
+        if (p1 + Math.max(k, 0) > 57 || p2 + Math.max(-k, 0) > 38) {
+          leaf(type);
+          return;
+        }
+        EvalMode mode = mode();
+        gen(DeviceType.decimal(p2, s2), depth - 1);
+        ExprProgram.Label skip = rnd.nextBoolean() ? b.newLabel() : null;
+        if (skip != null) b.divisorCheck(skip, mode);
+        gen(DeviceType.decimal(p1, s1), depth - 1);
+        b.arithmetic(Opcode.DIVIDE, type, mode);
+        if (skip != null) b.bind(skip);
       }
       default -> leaf(type);
     }

@@ -651,9 +651,17 @@ public final class ExpressionCompiler {
       if (nodes == null || type == null) return null;
       Opcode op = e instanceof Divide ? Opcode.DIVIDE : e instanceof IntegralDivide ? Opcode.INTEGRAL_DIVIDE
           : Opcode.REMAINDER;
-      Node dividend = nodes.get(0);
-      Node divisor = nodes.get(1);
-      if (!probe(e, List.of(divisor.type, dividend.type), b -> b.arithmetic(op, type, mode))) return null;
+      int dividendDigits = nodes.get(0).type.precision();
+      int divisorDigits = nodes.get(1).type.precision();
+      boolean wide = op == Opcode.DIVIDE && (type.kind() == Kind.DECIMAL128
+          || nodes.stream().anyMatch(n -> n.type.kind() == Kind.DECIMAL128));
+      // a 128-bit division takes 128-bit operands: a 64-bit decimal is widened first, exactly
+      Node dividend = wide ? widened(nodes.get(0)) : nodes.get(0);
+      Node divisor = wide ? widened(nodes.get(1)) : nodes.get(1);
+      if (!probe(e, List.of(divisor.type, dividend.type),
+          b -> b.arithmetic(op, type, mode, dividendDigits, divisorDigits))) {
+        return null;
+      }
       // Spark evaluates the divisor first, and the dividend only when the divisor is neither null nor (outside ANSI
       // mode) zero: the check only matters when the dividend could raise an error
       boolean check = dividend.canFail;
@@ -664,7 +672,7 @@ public final class ExpressionCompiler {
         if (check) b.divisorCheck(skip, mode);
         dividend.emit.accept(b);
         site(b, e);
-        b.arithmetic(op, type, mode);
+        b.arithmetic(op, type, mode, dividendDigits, divisorDigits);
         if (check) b.bind(skip);
       });
     }

@@ -95,8 +95,10 @@ public final class SparkErrors {
 
   /** An operand as the Decimal Spark holds: decimals as they are, integers and booleans as Decimal(long). */
   private static Decimal decimal(DeviceType type, Object value) {
-    if (value instanceof BigDecimal d) return Decimal.apply(d.unscaledValue().longValueExact(), type.precision(),
-        type.scale());
+    if (value instanceof BigDecimal d) {
+      return d.precision() <= 18 ? Decimal.apply(d.unscaledValue().longValueExact(), type.precision(), type.scale())
+          : Decimal.apply(d, type.precision(), type.scale());
+    }
     if (value instanceof Boolean b) return b ? Decimal.apply(1) : Decimal.apply(0);
     return Decimal.apply(((Number) value).longValue());
   }

@@ -106,13 +106,15 @@ class ExpressionCompilerTest {
 
   @Test
   void everyReasonIsReported() {
-    Expression wide = new Divide(D, D, NumericEvalContext.apply(EvalMode.LEGACY(), true));
+    AttributeReference whole = RandomCatalyst.attribute("w", DataTypes.createDecimalType(38, 0));
+    AttributeReference fraction = RandomCatalyst.attribute("f", DataTypes.createDecimalType(38, 20));
+    Expression wide = new Divide(whole, fraction, NumericEvalContext.apply(EvalMode.LEGACY(), true));
     CompiledExpressions c = ExpressionCompiler.compileProjection(List.of(RandomCatalyst.alias(wide),
-        RandomCatalyst.alias(new Upper(S))), List.of(I, S, TS, D), ALL);
-    // 128-bit decimals add, subtract, multiply (64-bit factors), compare and cast on the device; they do not divide
+        RandomCatalyst.alias(new Upper(S))), List.of(I, S, TS, D, whole, fraction), ALL);
+    // 128-bit decimals divide on the device where the dividend scaled to the quotient's scale fits 57 digits
     assertEquals(2, c.reasons().size(), c.reasons().toString());
-    assertTrue(c.reasons().get(0).startsWith("Divide [") && c.reasons().get(0).contains("DIVIDE of decimal(30,2)"),
-        c.reasons().toString());
+    assertTrue(c.reasons().get(0).startsWith("Divide [")
+        && c.reasons().get(0).contains("DIVIDE of decimal(38,0) and decimal(38,20)"), c.reasons().toString());
     assertTrue(c.reasons().get(1).contains("Upper"), c.reasons().toString());
   }
 }

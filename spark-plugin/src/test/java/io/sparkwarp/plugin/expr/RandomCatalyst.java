@@ -260,13 +260,16 @@ final class RandomCatalyst {
 
   /** A decimal of {@code type}: a cast of decimal arithmetic (whose result types Spark derives), or of a number. */
   private Expression decimal(DataType type, int depth) {
-    Expression source = switch (rnd.nextInt(7)) {
+    Expression source = switch (rnd.nextInt(8)) {
       case 0 -> new Add(gen(DEC92, depth - 1), gen(DEC52, depth - 1), context(mode()));
       case 1 -> new Subtract(gen(DEC52, depth - 1), gen(DEC92, depth - 1), context(mode()));
       case 2 -> new Multiply(gen(DEC52, depth - 1), gen(DEC52, depth - 1), context(mode()));
       case 3 -> new Divide(gen(DEC92, depth - 1), gen(DEC52, depth - 1), context(mode()));
       case 4 -> new Remainder(gen(DEC92, depth - 1), gen(DEC52, depth - 1), context(strictMode()));
       case 5 -> new UnaryMinus(gen(type, depth - 1), ansi);
+      // a 128-bit quotient: decimal(19,4) / decimal(15,4) is decimal(38,19)
+      case 6 -> new Divide(new Multiply(gen(DEC92, depth - 1), gen(DEC92, depth - 1), context(EvalMode.LEGACY())),
+          new Multiply(gen(DEC52, depth - 1), gen(DEC92, depth - 1), context(EvalMode.LEGACY())), context(mode()));
       default -> gen(new DataType[] {DataTypes.IntegerType, DataTypes.LongType, DataTypes.BooleanType, DEC92,
           DEC52}[rnd.nextInt(5)], depth - 1);
     };
