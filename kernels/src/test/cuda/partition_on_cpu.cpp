@@ -136,15 +136,15 @@ int main() {
     grouping_is_a_stable_counting_sort(1000, 7, false, 32, with_values, Ids::SKEWED, rnd);
     grouping_is_a_stable_counting_sort(3001, 200, false, 96, with_values, Ids::SKEWED, rnd);
     grouping_is_a_stable_counting_sort(777, 5000, false, 1024, with_values, Ids::SKEWED, rnd);
-    // the block path (up to GROUP_BUCKETS): partial chunks and tiles, tiles of one and of two chunks (the last
-    // case: a whole tile, then a partial tile of a whole chunk and a partial one)
-    for (int64_t n : {1, 31, 4095, 4096, 4097, 2 * GROUP_CHUNK + GROUP_CHUNK / 2 + 3}) {
+    // the block path (up to block_grouping::BUCKETS): partial chunks and tiles, tiles of one and of two chunks (the
+    // last case: a whole tile, then a partial tile of a whole chunk and a partial one)
+    for (int64_t n : {1, 31, 4095, 4096, 4097, 2 * block_grouping::CHUNK + block_grouping::CHUNK / 2 + 3}) {
       for (int32_t partitions : {1, 2, 200, 256}) {
-        const int32_t chunks = n > GROUP_CHUNK && partitions % 2 == 0 ? 2 : 1;
+        const int32_t chunks = n > block_grouping::CHUNK && partitions % 2 == 0 ? 2 : 1;
         const Ids kind = partitions == 2 ? Ids::UNIFORM : Ids::SKEWED;
-        grouping_is_a_stable_counting_sort(n, partitions, true, chunks * GROUP_CHUNK, with_values, kind, rnd);
+        grouping_is_a_stable_counting_sort(n, partitions, true, chunks * block_grouping::CHUNK, with_values, kind, rnd);
       }
-      grouping_is_a_stable_counting_sort(n, 256, true, GROUP_CHUNK, with_values, Ids::ONE, rnd);
+      grouping_is_a_stable_counting_sort(n, 256, true, block_grouping::CHUNK, with_values, Ids::ONE, rnd);
     }
   }
   if (failures) return 1;

@@ -205,12 +205,12 @@ std::vector<Pass> plan(const std::vector<Key>& keys, int64_t n) {
 }
 
 // One stable grouping of `values` (row indices where null) by digits, by the path CudaStableGrouping takes: blocks
-// of one chunk a tile up to GROUP_BUCKETS buckets, else warps with tiles of tile_rows.
+// of one chunk a tile up to block_grouping::BUCKETS buckets, else warps with tiles of tile_rows.
 void group(const std::vector<int32_t>& digits, int64_t n, int32_t buckets, const int32_t* values, int32_t tile_rows,
            std::vector<int32_t>& out) {
-  const bool block_path = buckets <= GROUP_BUCKETS;
-  group_on_cpu(digits.data(), n, buckets, values, block_path, block_path ? GROUP_CHUNK : tile_rows, out.data(),
-               nullptr);
+  const bool block_path = buckets <= block_grouping::BUCKETS;
+  group_on_cpu(digits.data(), n, buckets, values, block_path, block_path ? block_grouping::CHUNK : tile_rows,
+               out.data(), nullptr);
 }
 
 // The order DeviceSort computes, through the kernels.

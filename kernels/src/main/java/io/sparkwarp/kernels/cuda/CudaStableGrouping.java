@@ -2,11 +2,13 @@ package io.sparkwarp.kernels.cuda;
 
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import java.util.function.Consumer;
 
 /**
  * The stable counting sort of rows by an int32 id, as launches of {@code grouping.cu} and the scan of
  * {@code scan.cu}: the shuffle's grouping by partition and every digit pass of the device sort. Up to
- * {@link #BLOCK_BUCKETS} buckets a block ranks each tile in shared memory; more buckets take a warp per tile.
+ * {@link #BLOCK_BUCKETS} buckets a block ranks each tile in shared memory; more buckets take a warp per tile. The
+ * block path serves other sources of buckets and payloads too ({@link #groupBlocks}).
  */
 final class CudaStableGrouping {
   /** Rows a warp groups per tile: long enough that the count matrix stays small, short enough for many warps. */
@@ -19,7 +21,10 @@ final class CudaStableGrouping {
   private static final int BLOCK_THREADS = 256;
   /** Rows a block ranks at once (GROUP_CHUNK); a block-path tile is a whole number of chunks. */
   private static final int CHUNK_ROWS = 4096;
-  /** Dynamic shared memory of the block kernels: sizeof GroupCountShared and GroupScatterShared. */
+  /**
+   * Dynamic shared memory of the block kernels: sizeof block_grouping::CountShared, and ScatterShared of a payload
+   * staged 4 bytes a row (grouping.cu's int32 values).
+   */
   private static final int COUNT_SHARED_BYTES = 1024;
   private static final int SCATTER_SHARED_BYTES = 29728;
 
@@ -48,40 +53,75 @@ final class CudaStableGrouping {
    */
   void group(DeviceBuffer ids, int rows, int buckets, DeviceBuffer values, DeviceBuffer out, DeviceBuffer bucketStarts,
       DeviceStream stream) {
-    boolean block = buckets <= BLOCK_BUCKETS;
-    int unit = block ? CHUNK_ROWS : 32;
-    int preferred = block ? CHUNK_ROWS : TILE_ROWS;
-    // as many tiles as the matrix allows, each a whole number of units (block chunks, or warp steps)
-    long tiles = Math.max(1, Math.min((rows + preferred - 1L) / preferred, MAX_CELLS / buckets));
-    int tileRows = (int) Math.min(Integer.MAX_VALUE / unit * unit,
-        ((rows + tiles - 1) / tiles + unit - 1) / unit * unit);
+    if (buckets <= BLOCK_BUCKETS) {
+      groupBlocks(rows, buckets, blockCount, blockScatter, SCATTER_SHARED_BYTES, args -> args.pointer(ids),
+          args -> (values == null ? args.address(0) : args.pointer(values)).pointer(out), bucketStarts, stream);
+      return;
+    }
+    long tiles = tiles(rows, buckets, TILE_ROWS);
+    int tileRows = tileRows(rows, tiles, 32);
     tiles = (rows + tileRows - 1L) / tileRows;
     long cells = tiles * buckets;
     CudaStream s = CudaStream.of(stream);
     try (DeviceBuffer positions = backend.allocate(4L * (cells + 1), stream)) {
-      if (block) {
-        // one block per tile; it writes every cell of its tile, so the matrix needs no zeroing
-        blockCount.launch((int) tiles, BLOCK_THREADS, COUNT_SHARED_BYTES, s,
-            tileArgs(ids, rows, tileRows, tiles).i32(buckets).pointer(positions));
-      } else {
-        backend.fill(positions, 0, 4L * cells, (byte) 0, stream);
-        count.launchGridStride(32 * tiles, s, tileArgs(ids, rows, tileRows, tiles).pointer(positions));
-      }
+      backend.fill(positions, 0, 4L * cells, (byte) 0, stream);
+      count.launchGridStride(32 * tiles, s, tileArgs(ids, rows, tileRows, tiles).pointer(positions));
       scan.exclusiveSum(positions, cells, stream);
-      if (bucketStarts != null) {
-        starts.launchGridStride(buckets, s, new KernelArgs().pointer(positions).i64(tiles).i32(buckets)
-            .pointer(bucketStarts));
-      }
-      KernelArgs args = tileArgs(ids, rows, tileRows, tiles);
-      if (block) args.i32(buckets);
-      args.pointer(positions);
+      starts(positions, tiles, buckets, bucketStarts, s);
+      KernelArgs args = tileArgs(ids, rows, tileRows, tiles).pointer(positions);
       (values == null ? args.address(0) : args.pointer(values)).pointer(out);
-      if (block) {
-        blockScatter.launch((int) tiles, BLOCK_THREADS, SCATTER_SHARED_BYTES, s, args);
-      } else {
-        scatter.launchGridStride(32 * tiles, s, args);
-      }
+      scatter.launchGridStride(32 * tiles, s, args);
     }
+  }
+
+  /**
+   * The block path over any source of buckets (up to {@link #BLOCK_BUCKETS}) and payload, as block_grouping.cuh's
+   * block_count and block_scatter instantiate them: {@code count} and {@code scatter} are launched with the arguments
+   * {@code source} adds, then (rows, tile rows, tiles, buckets), then the count matrix; {@code scatter} with the
+   * scanned matrix and then what {@code payload} adds. {@code scatterShared}: sizeof its ScatterShared. With
+   * {@code bucketStarts} not null, bucketStarts[b] (int32) becomes the first position of bucket b. Rows above 0.
+   */
+  void groupBlocks(int rows, int buckets, CudaKernel count, CudaKernel scatter, int scatterShared,
+      Consumer<KernelArgs> source, Consumer<KernelArgs> payload, DeviceBuffer bucketStarts, DeviceStream stream) {
+    long tiles = tiles(rows, buckets, CHUNK_ROWS);
+    int tileRows = tileRows(rows, tiles, CHUNK_ROWS);
+    tiles = (rows + tileRows - 1L) / tileRows;
+    long cells = tiles * buckets;
+    CudaStream s = CudaStream.of(stream);
+    try (DeviceBuffer positions = backend.allocate(4L * (cells + 1), stream)) {
+      // one block per tile; it writes every cell of its tile, so the matrix needs no zeroing
+      count.launch((int) tiles, BLOCK_THREADS, COUNT_SHARED_BYTES, s,
+          blockArgs(source, rows, tileRows, tiles, buckets).pointer(positions));
+      scan.exclusiveSum(positions, cells, stream);
+      starts(positions, tiles, buckets, bucketStarts, s);
+      KernelArgs args = blockArgs(source, rows, tileRows, tiles, buckets).pointer(positions);
+      payload.accept(args);
+      scatter.launch((int) tiles, BLOCK_THREADS, scatterShared, s, args);
+    }
+  }
+
+  /** Tiles of about {@code preferred} rows, or as many as the matrix allows. */
+  private static long tiles(int rows, int buckets, int preferred) {
+    return Math.max(1, Math.min((rows + preferred - 1L) / preferred, MAX_CELLS / buckets));
+  }
+
+  /** Rows of each of {@code tiles} tiles, a whole number of units (block chunks, or warp steps). */
+  private static int tileRows(int rows, long tiles, int unit) {
+    return (int) Math.min(Integer.MAX_VALUE / unit * unit, ((rows + tiles - 1) / tiles + unit - 1) / unit * unit);
+  }
+
+  /** bucketStarts[b] = the first position of bucket b, unless bucketStarts is null. */
+  private void starts(DeviceBuffer positions, long tiles, int buckets, DeviceBuffer bucketStarts, CudaStream s) {
+    if (bucketStarts != null) {
+      starts.launchGridStride(buckets, s, new KernelArgs().pointer(positions).i64(tiles).i32(buckets)
+          .pointer(bucketStarts));
+    }
+  }
+
+  private static KernelArgs blockArgs(Consumer<KernelArgs> source, int rows, int tileRows, long tiles, int buckets) {
+    KernelArgs args = new KernelArgs();
+    source.accept(args);
+    return args.i64(rows).i32(tileRows).i64(tiles).i32(buckets);
   }
 
   /** The (ids, rows, tile rows, tiles) arguments every count and scatter kernel starts with. */
