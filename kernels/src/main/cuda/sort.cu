@@ -1,7 +1,11 @@
 // Spark's ORDER BY on the device as an LSD radix sort, orchestrated by io.sparkwarp.kernels.sort.DeviceSort: per key
-// column, statistics that tell which digit passes can change the order; then per pass one digit for each row of the
-// current order (sort_keys.cuh), which grouping.cu's stable grouping turns into the next order. Host twin:
+// column, statistics that tell which digit passes can change the order. Keys that fit one 64-bit word together (fixed
+// width, their varying bits and null flags at most 64) are packed into it as the first pass reads them, and each pass
+// groups (word, row id) pairs by a digit of the word itself (block_grouping.cuh's block path, over the sources and
+// payload below), ping-ponging between two pair buffers. Other keys take one pass per digit: one digit for each row
+// of the current order (sort_keys.cuh), which grouping.cu's stable grouping turns into the next order. Host twin:
 // io.sparkwarp.kernels.host.HostSortPrimitives; launches: io.sparkwarp.kernels.cuda.CudaSortPrimitives.
+#include "sparkwarp/block_grouping.cuh"
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/sort_keys.cuh"
 #include "sparkwarp/warp.cuh"
@@ -13,6 +17,73 @@ namespace {
 __device__ __forceinline__ bool valid_row(const uint32_t* validity, int64_t i) {
   return (validity[i >> 5] >> (i & 31)) & 1u;
 }
+
+using block_grouping::ITEMS;
+
+// A pair pass's rows read from a words array: the bucket is bits [shift, shift + log2(mask + 1)) of words[i].
+struct WordSource {
+  const uint64_t* words;
+  int32_t shift;
+  uint32_t mask;
+
+  using Item = uint64_t;
+  __device__ __forceinline__ void load(int64_t first, int stride, int64_t end, uint64_t (&items)[ITEMS],
+                                       int32_t (&buckets)[ITEMS]) const {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const int64_t i = first + static_cast<int64_t>(k) * stride;
+      items[k] = i < end ? words[i] : 0;
+      buckets[k] = i < end ? static_cast<int32_t>((items[k] >> shift) & mask) : -1;
+    }
+  }
+};
+
+// The first pair pass's rows: each row's word packed from the key columns as the pass reads them (no words array).
+struct KeySource {
+  const sort_keys::PackedKeys* keys;
+  int32_t shift;
+  uint32_t mask;
+
+  using Item = uint64_t;
+  __device__ __forceinline__ void load(int64_t first, int stride, int64_t end, uint64_t (&items)[ITEMS],
+                                       int32_t (&buckets)[ITEMS]) const {
+    sort_keys::packed_words(*keys, first, stride, end, items);
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      buckets[k] = first + static_cast<int64_t>(k) * stride < end ? static_cast<int32_t>((items[k] >> shift) & mask)
+                                                                   : -1;
+    }
+  }
+};
+
+// What a pair pass moves, in two phases staged in turn: the word (unless words_out is null: the last pass needs only
+// the order), then the row id, rows[i] (i itself where rows is null: the first pass), loaded only then so that a
+// thread holds no more than the words while it ranks.
+struct PairPayload {
+  const int32_t* rows;
+  uint64_t* words_out;
+  int32_t* rows_out;
+
+  static constexpr int PHASES = 2;
+  static constexpr int STAGED_BYTES = 8;
+  __device__ __forceinline__ bool moves(int phase) const { return phase != 0 || words_out != nullptr; }
+  template <int PHASE>
+  __device__ __forceinline__ auto value(int64_t i, uint64_t word) const {
+    if constexpr (PHASE == 0) {
+      return word;
+    } else {
+      return rows != nullptr ? rows[i] : static_cast<int32_t>(i);
+    }
+  }
+  template <int PHASE, typename V>
+  __device__ __forceinline__ void write(int64_t at, V value) const {
+    if constexpr (PHASE == 0) {
+      words_out[at] = value;
+    } else {
+      rows_out[at] = value;
+    }
+  }
+};
 
 }  // namespace
 
@@ -100,4 +171,45 @@ extern "C" __global__ void sw_sort_rows_at(const int32_t* positions, const uint3
     const int32_t p = positions[g];
     rows[g] = valid_row(validity, g) && p >= 0 && p < n ? order[p] : -1;
   });
+}
+
+// The pair passes: counts of the block path (block_grouping::block_count) by bits [shift, shift + log2(buckets)) of
+// each row's word, buckets a power of 2 up to 256; every cell of counts written. Blocks of block_grouping::THREADS.
+extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
+    sw_sort_pairs_count(const uint64_t* words, int32_t shift, int64_t n, int32_t tile_rows, int64_t tiles,
+                        int32_t buckets, int32_t* counts) {
+  block_grouping::block_count(WordSource{words, shift, static_cast<uint32_t>(buckets - 1)}, n, tile_rows, tiles,
+                              buckets, counts);
+}
+
+// The same of the first pass, over the words packed from the key columns.
+extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
+    sw_sort_pairs_count_keys(const __grid_constant__ sort_keys::PackedKeys keys, int32_t shift, int64_t n,
+                             int32_t tile_rows, int64_t tiles, int32_t buckets, int32_t* counts) {
+  block_grouping::block_count(KeySource{&keys, shift, static_cast<uint32_t>(buckets - 1)}, n, tile_rows, tiles,
+                              buckets, counts);
+}
+
+static_assert(sizeof(block_grouping::ScatterShared<PairPayload::STAGED_BYTES>) == 46112,
+              "CudaStableGrouping.PAIR_SCATTER_SHARED_BYTES");
+
+// One stable pass over (word, row id) pairs: the pair of row i, (words[i], rows[i]) (i where rows is null), goes to
+// positions[p * tiles + t] + its rank among tile t's rows of digit p = bits [shift, shift + log2(buckets)) of its
+// word: words_out (unless null) and rows_out there. Blocks of block_grouping::THREADS; 3 of them an SM (at most 80
+// registers: a thread holds its 16 words while it ranks them).
+extern "C" __global__ void __launch_bounds__(block_grouping::THREADS, 3)
+    sw_sort_pairs_scatter(const uint64_t* words, int32_t shift, int64_t n, int32_t tile_rows, int64_t tiles,
+                          int32_t buckets, const int32_t* positions, const int32_t* rows, uint64_t* words_out,
+                          int32_t* rows_out) {
+  block_grouping::block_scatter(WordSource{words, shift, static_cast<uint32_t>(buckets - 1)},
+                                PairPayload{rows, words_out, rows_out}, n, tile_rows, tiles, buckets, positions);
+}
+
+// The same of the first pass, over the words packed from the key columns.
+extern "C" __global__ void __launch_bounds__(block_grouping::THREADS, 3)
+    sw_sort_pairs_scatter_keys(const __grid_constant__ sort_keys::PackedKeys keys, int32_t shift, int64_t n,
+                               int32_t tile_rows, int64_t tiles, int32_t buckets, const int32_t* positions,
+                               const int32_t* rows, uint64_t* words_out, int32_t* rows_out) {
+  block_grouping::block_scatter(KeySource{&keys, shift, static_cast<uint32_t>(buckets - 1)},
+                                PairPayload{rows, words_out, rows_out}, n, tile_rows, tiles, buckets, positions);
 }

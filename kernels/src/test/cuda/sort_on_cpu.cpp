@@ -1,7 +1,9 @@
-// sort.cu on the CPU: the key statistics, the digit kernels and the passes composed with grouping.cu's grouping, as
-// io.sparkwarp.kernels.sort.DeviceSort plans and runs them, against std::stable_sort with Spark's ordering written
-// directly: ints with their extremes, doubles with NaN payloads (a negative NaN too), -0.0 and infinities, strings
-// with prefixes, NUL and high bytes, 128-bit decimals, booleans; both directions and null placements, one and two
+// sort.cu on the CPU: the key statistics, the digit kernels and the passes composed with grouping.cu's grouping, and
+// the pair passes over keys packed into one word (block_grouping.cuh's block path over sort.cu's sources and
+// payload), as io.sparkwarp.kernels.sort.DeviceSort plans and runs them, against std::stable_sort with Spark's
+// ordering written directly: every fixed-width kind (ints and longs with their extremes, longs of a narrow range,
+// doubles and floats with NaN payloads, a negative NaN too, -0.0 and infinities), strings with prefixes, NUL and high
+// bytes, 128-bit decimals, booleans; no nulls, some or only nulls; both directions and null placements, one to three
 // keys, tiles of several lengths. Prints "ok" or the disagreements (exit 1). Run by SortKernelsOnCpuTest.
 #include "warp_emulation.h"
 #include "grouping.cu"
@@ -75,6 +77,34 @@ Column ints(int64_t n, double nulls, std::mt19937_64& rnd) {
   });
 }
 
+// Full-range values, or (narrow) base + 16 * (a few thousand), so that the low 4 bits and the high ones tie.
+Column longs(int32_t kind, int64_t n, double nulls, bool narrow, std::mt19937_64& rnd) {
+  const std::vector<int64_t> pool = {INT64_MIN, INT64_MAX, -1, 0, 1, 255, 256, -256};
+  const int64_t base = static_cast<int64_t>(rnd()) >> 8;
+  return fixed(kind, n, 8, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    reinterpret_cast<int64_t*>(d)[i] = narrow ? base + 16 * static_cast<int64_t>(rnd() % 5000)
+                                              : rnd() % 2 ? pick(pool, rnd) : static_cast<int64_t>(rnd());
+  });
+}
+
+Column narrow_ints(int32_t kind, int64_t n, double nulls, std::mt19937_64& rnd) {
+  return fixed(kind, n, 4, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    reinterpret_cast<int32_t*>(d)[i] = -300 + static_cast<int32_t>(rnd() % 700);
+  });
+}
+
+Column shorts(int64_t n, double nulls, std::mt19937_64& rnd) {
+  const std::vector<int16_t> pool = {INT16_MIN, INT16_MAX, -1, 0, 1, 255, 256, -256};
+  return fixed(KIND_SHORT, n, 2, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    reinterpret_cast<int16_t*>(d)[i] = rnd() % 2 ? pick(pool, rnd) : static_cast<int16_t>(rnd());
+  });
+}
+
+Column bytes(int64_t n, double nulls, std::mt19937_64& rnd) {
+  return fixed(KIND_BYTE, n, 1, nulls, rnd,
+               [&](uint8_t* d, int64_t i) { d[i] = static_cast<uint8_t>(rnd() % 7 * 40); });
+}
+
 double bits_to_double(uint64_t bits) {
   double d;
   memcpy(&d, &bits, 8);
@@ -88,6 +118,19 @@ Column doubles(int64_t n, double nulls, std::mt19937_64& rnd) {
   std::normal_distribution<double> g(0, 1e6);
   return fixed(KIND_DOUBLE, n, 8, nulls, rnd, [&](uint8_t* d, int64_t i) {
     reinterpret_cast<double*>(d)[i] = rnd() % 2 ? pick(pool, rnd) : std::round(g(rnd));
+  });
+}
+
+Column floats(int64_t n, double nulls, std::mt19937_64& rnd) {
+  float nan_payload, negative_nan;
+  const uint32_t payload_bits = 0x7fc00001u, negative_bits = 0xffc00000u;
+  memcpy(&nan_payload, &payload_bits, 4);
+  memcpy(&negative_nan, &negative_bits, 4);
+  const std::vector<float> pool = {NAN, nan_payload, negative_nan, -0.0f, 0.0f, INFINITY, -INFINITY, 1.0f, -1.0f,
+                                   1.4e-45f, -1.4e-45f, 3.4028235e38f, -3.4028235e38f};
+  std::normal_distribution<float> g(0, 1e4f);
+  return fixed(KIND_FLOAT, n, 4, nulls, rnd, [&](uint8_t* d, int64_t i) {
+    reinterpret_cast<float*>(d)[i] = rnd() % 2 ? pick(pool, rnd) : std::round(g(rnd));
   });
 }
 
@@ -127,7 +170,20 @@ int compare_values(const Column& c, int64_t a, int64_t b) {
   auto three_way = [](auto x, auto y) { return x < y ? -1 : x > y ? 1 : 0; };
   switch (c.kind) {
     case KIND_BOOLEAN: return three_way((c.data()[a >> 3] >> (a & 7)) & 1, (c.data()[b >> 3] >> (b & 7)) & 1);
-    case KIND_INT: return three_way(c.at<int32_t>(a), c.at<int32_t>(b));
+    case KIND_BYTE: return three_way(c.at<int8_t>(a), c.at<int8_t>(b));
+    case KIND_SHORT: return three_way(c.at<int16_t>(a), c.at<int16_t>(b));
+    case KIND_INT:
+    case KIND_DATE: return three_way(c.at<int32_t>(a), c.at<int32_t>(b));
+    case KIND_LONG:
+    case KIND_TIMESTAMP:
+    case KIND_DECIMAL: return three_way(c.at<int64_t>(a), c.at<int64_t>(b));
+    case KIND_FLOAT: {
+      const float x = c.at<float>(a), y = c.at<float>(b);
+      if (x == y) return 0;
+      const bool nan_x = x != x, nan_y = y != y;
+      if (nan_x || nan_y) return nan_x == nan_y ? 0 : nan_x ? 1 : -1;
+      return x < y ? -1 : 1;
+    }
     case KIND_DOUBLE: {
       const double x = c.at<double>(a), y = c.at<double>(b);
       if (x == y) return 0;  // -0.0 == 0.0
@@ -173,23 +229,39 @@ struct Pass {
 
 int32_t buckets_of(int32_t kind) { return kind == KIND_BOOLEAN ? 2 : kind == KIND_STRING ? 257 : 256; }
 int32_t key_bytes(int32_t kind) {
-  return kind == KIND_BOOLEAN ? 1 : kind == KIND_INT ? 4 : kind == KIND_DECIMAL128 ? 16 : 8;
+  switch (kind) {
+    case KIND_BOOLEAN:
+    case KIND_BYTE: return 1;
+    case KIND_SHORT: return 2;
+    case KIND_INT:
+    case KIND_DATE:
+    case KIND_FLOAT: return 4;
+    case KIND_DECIMAL128: return 16;
+    default: return 8;
+  }
 }
 
-// DeviceSort's plan from the statistics kernel, whose null count and longest string are checked on the way.
+// The statistics kernel's words of a key column, whose null count and longest string are checked on the way.
+std::vector<unsigned long long> statistics(const Column& c, int64_t n) {
+  std::vector<unsigned long long> stats(6, 0);
+  launch(2, 64, [&] { sw_sort_key_stats(c.kind, c.data(), c.validity.data(), c.offsets.data(), n, stats.data()); });
+  long long nulls = 0, longest = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (!c.valid(i)) nulls++;
+    else if (c.kind == KIND_STRING) longest = std::max<long long>(longest, c.length(i));
+  }
+  expect(static_cast<long long>(stats[5]) == nulls, "null count", stats[5], nulls);
+  expect(static_cast<long long>(stats[4]) == longest, "longest string", stats[4], longest);
+  return stats;
+}
+
+// DeviceSort's plan of digit passes from the statistics.
 std::vector<Pass> plan(const std::vector<Key>& keys, int64_t n) {
   std::vector<Pass> passes;
   for (int k = static_cast<int>(keys.size()) - 1; k >= 0; k--) {
     const Column& c = *keys[k].column;
-    std::vector<unsigned long long> stats(6, 0);
-    launch(2, 64, [&] { sw_sort_key_stats(c.kind, c.data(), c.validity.data(), c.offsets.data(), n, stats.data()); });
-    long long nulls = 0, longest = 0;
-    for (int64_t i = 0; i < n; i++) {
-      if (!c.valid(i)) nulls++;
-      else if (c.kind == KIND_STRING) longest = std::max<long long>(longest, c.length(i));
-    }
-    expect(static_cast<long long>(stats[5]) == nulls, "null count", stats[5], nulls);
-    expect(static_cast<long long>(stats[4]) == longest, "longest string", stats[4], longest);
+    const std::vector<unsigned long long> stats = statistics(c, n);
+    const long long nulls = static_cast<long long>(stats[5]);
     if (c.kind == KIND_STRING) {
       for (int32_t p = static_cast<int32_t>(stats[4]) - 1; p >= 0; p--) passes.push_back({keys[k], p, 257});
     } else {
@@ -238,10 +310,124 @@ std::vector<int32_t> device_order(const std::vector<Key>& keys, int64_t n, int32
   return order;
 }
 
-void sorts_like_spark(const std::string& what, const std::vector<Key>& keys, int64_t n, int32_t tile_rows) {
+// io.sparkwarp.kernels.sort.PackedKeys: the keys' fields of one word, the word's varying bits, and the key whose
+// nulls a last pass places (null if none).
+struct Packed {
+  sparkwarp::sort_keys::PackedKeys keys{};
+  uint64_t varying = 0;
+  const Key* null_pass = nullptr;
+};
+
+// PackedKeys.plan from the statistics kernel; false where the keys do not fit one word (or every row ties).
+bool plan_packed(const std::vector<Key>& keys, int64_t n, Packed& packed) {
+  packed = Packed{};
+  int used = 0;
+  for (int k = static_cast<int>(keys.size()) - 1; k >= 0; k--) {
+    const Column& c = *keys[k].column;
+    if (c.kind == KIND_STRING || c.kind == KIND_DECIMAL128) return false;
+    const std::vector<unsigned long long> stats = statistics(c, n);
+    const uint64_t values = stats[0] & stats[2];
+    const int low = values == 0 ? 0 : __builtin_ctzll(values);
+    const int width = values == 0 ? 0 : 64 - low - __builtin_clzll(values);
+    bool null_flag = stats[5] > 0 && static_cast<int64_t>(stats[5]) < n;
+    if (null_flag && k == 0 && used + width == 64) {
+      null_flag = false;
+      packed.null_pass = &keys[k];
+    }
+    const int bits = width + (null_flag ? 1 : 0);
+    if (bits == 0) continue;
+    if (used + bits > 64 || packed.keys.count == sparkwarp::sort_keys::MAX_PACKED_FIELDS) return false;
+    packed.keys.fields[packed.keys.count++] = {c.data(), c.validity.data(), c.kind, low, width, used,
+                                               !keys[k].ascending, null_flag, keys[k].nulls_first, 0};
+    packed.varying |= (values >> low) << used;
+    if (null_flag) packed.varying |= 1ull << (used + width);
+    used += bits;
+  }
+  return packed.varying != 0;
+}
+
+// The order DeviceSort's pair passes compute: the first packs the words from the columns, the last writes only the
+// row ids; each pass is checked to leave its digits in order. Tiles of tile_rows rows (whole chunks).
+std::vector<int32_t> packed_order(const Packed& packed, int64_t n, int32_t tile_rows) {
+  std::vector<uint64_t> words[2] = {std::vector<uint64_t>(n), std::vector<uint64_t>(n)};
+  std::vector<int32_t> ids[2] = {std::vector<int32_t>(n), std::vector<int32_t>(n)};
+  const uint64_t* words_in = nullptr;
+  const int32_t* ids_in = nullptr;
+  for (uint64_t rest = packed.varying; rest != 0;) {
+    const int32_t shift = __builtin_ctzll(rest);
+    const uint64_t digit = rest & (0xffull << shift);
+    const int32_t bits = 64 - __builtin_clzll(digit) - shift;
+    rest &= ~digit;
+    const int32_t buckets = 1 << bits;
+    const int p = ids_in == ids[0].data() ? 1 : 0;
+    uint64_t* words_out = rest == 0 ? nullptr : words[p].data();
+    int32_t* ids_out = ids[p].data();
+    if (words_in == nullptr) {
+      group_blocks_on_cpu(
+          n, buckets, tile_rows, nullptr,
+          [&](int32_t rows, int64_t tiles, int32_t* counts) {
+            sw_sort_pairs_count_keys(packed.keys, shift, n, rows, tiles, buckets, counts);
+          },
+          [&](int32_t rows, int64_t tiles, const int32_t* positions) {
+            sw_sort_pairs_scatter_keys(packed.keys, shift, n, rows, tiles, buckets, positions, ids_in, words_out,
+                                       ids_out);
+          });
+    } else {
+      group_blocks_on_cpu(
+          n, buckets, tile_rows, nullptr,
+          [&](int32_t rows, int64_t tiles, int32_t* counts) {
+            sw_sort_pairs_count(words_in, shift, n, rows, tiles, buckets, counts);
+          },
+          [&](int32_t rows, int64_t tiles, const int32_t* positions) {
+            sw_sort_pairs_scatter(words_in, shift, n, rows, tiles, buckets, positions, ids_in, words_out, ids_out);
+          });
+    }
+    for (int64_t j = 1; j < n && words_out != nullptr; j++) {
+      const uint64_t before = (words_out[j - 1] >> shift) & (buckets - 1);
+      const uint64_t here = (words_out[j] >> shift) & (buckets - 1);
+      expect(before <= here, "digits in order after a pass at bit " + std::to_string(shift), before, here);
+    }
+    words_in = words_out;
+    ids_in = ids_out;
+  }
+  std::vector<int32_t> order(ids_in, ids_in + n);
+  if (packed.null_pass != nullptr) {
+    const Key& key = *packed.null_pass;
+    std::vector<int32_t> digits(n), out(n);
+    launch(2, 64, [&] {
+      sw_sort_null_digits(key.column->validity.data(), order.data(), n, key.nulls_first, digits.data());
+    });
+    group(digits, n, 2, order.data(), 64, out);
+    order.swap(out);
+  }
+  return order;
+}
+
+// Sorts by `keys` through the digit passes, or where `packed` through the pair passes (the keys must then fit one
+// word, unless every row ties).
+void sorts_like_spark(const std::string& what, const std::vector<Key>& keys, int64_t n, int32_t tile_rows,
+                      bool packed = false) {
   std::vector<int32_t> expected(n);
   for (int64_t i = 0; i < n; i++) expected[i] = static_cast<int32_t>(i);
   std::stable_sort(expected.begin(), expected.end(), [&](int32_t a, int32_t b) { return less_than(keys, a, b); });
+  if (packed && n > 0) {
+    Packed plan;
+    if (!plan_packed(keys, n, plan)) {
+      // only where every row ties may the keys not pack
+      expect(std::adjacent_find(expected.begin(), expected.end(), [&](int32_t a, int32_t b) {
+               return less_than(keys, a, b);
+             }) == expected.end(), what + ": packs", 0, 0);
+    } else {
+      const std::vector<int32_t> actual = packed_order(plan, n, tile_rows);
+      for (int64_t j = 0; j < n; j++) {
+        if (actual[j] != expected[j]) {
+          expect(false, what + ", packed: row at " + std::to_string(j), actual[j], expected[j]);
+          break;
+        }
+      }
+    }
+    return;
+  }
   const std::vector<int32_t> actual = device_order(keys, n, tile_rows);
   expect(static_cast<int64_t>(actual.size()) == n, what + ": rows", actual.size(), n);
   for (int64_t j = 0; j < n && j < static_cast<int64_t>(actual.size()); j++) {
@@ -309,6 +495,60 @@ int main() {
       sorts_like_spark(std::to_string(n) + " doubles desc, ints desc, strings asc",
                        {{&second, false, false}, {&third, false, true}, {&few, true, false}}, n, tile_rows);
     }
+  }
+  // the pair passes (and the digit passes beside them) over every fixed-width kind: no nulls, some, only nulls
+  const int32_t chunk = block_grouping::CHUNK;
+  for (double nulls : {0.0, 0.3, 1.0}) {
+    const int64_t n = 300;
+    const std::vector<Column> columns = {
+        booleans(n, nulls, rnd), bytes(n, nulls, rnd), shorts(n, nulls, rnd), ints(n, nulls, rnd),
+        narrow_ints(KIND_DATE, n, nulls, rnd), floats(n, nulls, rnd), doubles(n, nulls, rnd),
+        longs(KIND_LONG, n, nulls, false, rnd), longs(KIND_TIMESTAMP, n, nulls, true, rnd),
+        longs(KIND_DECIMAL, n, nulls, false, rnd)};
+    const char* names[] = {"booleans", "bytes", "shorts", "ints", "narrow dates", "floats", "doubles", "longs",
+                           "narrow timestamps", "decimals"};
+    for (size_t c = 0; c < columns.size(); c++) {
+      for (bool ascending : {true, false}) {
+        // each kind in both null placements of each direction, across the null fractions
+        const bool nulls_first = (ascending + c + static_cast<int>(nulls * 10)) % 2 == 0;
+        const std::string what = std::to_string(nulls) + " nulls, " + names[c] + (ascending ? " asc" : " desc") +
+                                 (nulls_first ? " nulls first" : " nulls last");
+        sorts_like_spark(what, {{&columns[c], ascending, nulls_first}}, n, chunk, true);
+      }
+    }
+  }
+  {
+    // a tile of two chunks, then one of a whole chunk and a partial one; the full-range longs with nulls take the
+    // last null pass, the ints a null flag at bit 32
+    const int64_t n = 2 * chunk + chunk / 2 + 3;
+    const Column wide = longs(KIND_LONG, n, 0.2, false, rnd), narrow = longs(KIND_LONG, n, 0.0, true, rnd);
+    const Column some = ints(n, 0.1, rnd), reals = doubles(n, 0.0, rnd);
+    // tiles of one chunk: two blocks, one of which loops over two tiles
+    sorts_like_spark("longs desc nulls last, tiles of a chunk", {{&wide, false, false}}, n, chunk, true);
+    sorts_like_spark("ints nulls first, tiles of a chunk", {{&some, true, true}}, n, chunk, true);
+    sorts_like_spark("narrow longs, tiles of two chunks", {{&narrow, true, true}}, n, 2 * chunk, true);
+    sorts_like_spark("doubles desc, tiles of two chunks", {{&reals, false, true}}, n, 2 * chunk, true);
+  }
+  {
+    // several keys in one word, ties broken by the later ones; and key lists that do not fit one
+    const int64_t n = 500;
+    const Column dates = narrow_ints(KIND_DATE, n, 0.2, rnd), small = shorts(n, 0.0, rnd);
+    const Column flags = booleans(n, 0.3, rnd), tiny = bytes(n, 0.2, rnd);
+    const Column stamps = longs(KIND_TIMESTAMP, n, 0.0, true, rnd), reals = floats(n, 0.1, rnd);
+    const Column wide = longs(KIND_LONG, n, 0.2, false, rnd), text = strings(n, 0.0, 3, rnd);
+    const Column big = decimals(n, 0.0, rnd);
+    sorts_like_spark("dates desc nulls last, shorts asc, booleans desc nulls first",
+                     {{&dates, false, false}, {&small, true, true}, {&flags, false, true}}, n, chunk, true);
+    sorts_like_spark("bytes asc nulls last, narrow timestamps desc, floats asc nulls first",
+                     {{&tiny, true, false}, {&stamps, false, true}, {&reals, true, true}}, n, chunk, true);
+    sorts_like_spark("booleans, bytes", {{&flags, true, true}, {&tiny, false, false}}, n, chunk, true);
+    sorts_like_spark("longs with nulls, then booleans (no pack)", {{&wide, true, false}, {&flags, true, true}}, n, 64);
+    Packed plan;
+    expect(plan_packed({{&wide, true, true}}, n, plan) && plan.null_pass != nullptr, "64 bits and nulls", 0, 0);
+    expect(!plan_packed({{&wide, true, false}, {&flags, true, true}}, n, plan), "65 bits", 0, 0);
+    expect(!plan_packed({{&small, true, false}, {&text, true, true}}, n, plan), "a string", 0, 0);
+    expect(!plan_packed({{&big, true, false}}, n, plan), "a 128-bit decimal", 0, 0);
+    expect(!plan_packed(std::vector<Key>(9, Key{&flags, true, true}), n, plan), "nine keys", 0, 0);
   }
   for (int64_t n : {0, 1, 33, 5000}) ranks_and_rows_at(n, rnd);
   if (failures) return 1;

@@ -21,6 +21,7 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __shared__
+#define __grid_constant__
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;

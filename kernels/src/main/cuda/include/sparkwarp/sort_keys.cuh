@@ -4,6 +4,7 @@
 // unsigned bytes). Host twin: io.sparkwarp.kernels.host.HostSortPrimitives.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "sparkwarp/expr_program.cuh"
 
@@ -65,6 +66,79 @@ __device__ __forceinline__ int32_t max_digit(int32_t kind) {
 __device__ __forceinline__ int32_t key_digit(Key k, int32_t byte) {
   const uint64_t word = byte < 8 ? k.lo : k.hi;
   return static_cast<int32_t>((word >> (8 * (byte & 7))) & 0xffu);
+}
+
+// Calls f(std::integral_constant<int32_t, K>) with K the kind whose sortable_key reads a column of `kind` (a
+// fixed-width kind, not DECIMAL128): a loop over rows inside f then has no switch, so its loads are all in flight
+// together, and sortable_key(K::value, ...) folds to one case.
+template <typename F>
+__device__ __forceinline__ void with_fixed_kind(int32_t kind, F f) {
+  switch (kind) {
+    case expr::KIND_BOOLEAN: f(std::integral_constant<int32_t, expr::KIND_BOOLEAN>{}); break;
+    case expr::KIND_BYTE: f(std::integral_constant<int32_t, expr::KIND_BYTE>{}); break;
+    case expr::KIND_SHORT: f(std::integral_constant<int32_t, expr::KIND_SHORT>{}); break;
+    case expr::KIND_INT:
+    case expr::KIND_DATE: f(std::integral_constant<int32_t, expr::KIND_INT>{}); break;
+    case expr::KIND_FLOAT: f(std::integral_constant<int32_t, expr::KIND_FLOAT>{}); break;
+    case expr::KIND_DOUBLE: f(std::integral_constant<int32_t, expr::KIND_DOUBLE>{}); break;
+    default: f(std::integral_constant<int32_t, expr::KIND_LONG>{}); break;  // LONG, TIMESTAMP, DECIMAL
+  }
+}
+
+// The sort keys packed into one unsigned 64-bit word a row, whose unsigned order is Spark's order of the rows by
+// those keys (io.sparkwarp.kernels.sort.PackedKeys, which plans the fields from the key statistics). Field f holds
+// bits [low, low + width) of a valid row's sortable key (complemented when descending; all other bits are the same
+// in every valid row, so they cannot order two of them), 0 for a null, at bit `shift` of the word; and, where
+// null_flag is set, one bit above them that places the nulls: 0 for the rows that sort first by nullness (nulls
+// when nulls_first). The first key's field is the most significant.
+struct PackedField {
+  const uint8_t* data;
+  const uint32_t* validity;
+  int32_t kind;
+  int32_t low;
+  int32_t width;  // 0 to 64
+  int32_t shift;
+  int32_t descending;
+  int32_t null_flag;
+  int32_t nulls_first;
+  int32_t unused;
+};
+
+constexpr int MAX_PACKED_FIELDS = 8;  // io.sparkwarp.kernels.sort.PackedKeys.MAX_FIELDS
+
+// Passed by value (a __grid_constant__ kernel parameter): io.sparkwarp.kernels.cuda.CudaSortPrimitives lays it out.
+struct PackedKeys {
+  int32_t count;
+  int32_t unused;
+  PackedField fields[MAX_PACKED_FIELDS];
+};
+static_assert(sizeof(PackedField) == 48 && sizeof(PackedKeys) == 392, "CudaSortPrimitives.packedKeys");
+
+// words[k] = the packed word of row first + k * stride, for the rows below end (the others get 0). Field by field,
+// so that the loads of one field's rows are in flight together.
+template <int ITEMS>
+__device__ __forceinline__ void packed_words(const PackedKeys& keys, int64_t first, int stride, int64_t end,
+                                             uint64_t (&words)[ITEMS]) {
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++) words[k] = 0;
+  for (int f = 0; f < keys.count; f++) {
+    const PackedField& field = keys.fields[f];
+    const uint64_t mask = field.width >= 64 ? ~0ull : (1ull << field.width) - 1;
+    const uint64_t flip = field.descending ? ~0ull : 0ull;
+    const bool values = field.width > 0;  // a key whose valid rows all tie places only its nulls
+    with_fixed_kind(field.kind, [&](auto kind) {
+#pragma unroll
+      for (int k = 0; k < ITEMS; k++) {
+        const int64_t i = first + static_cast<int64_t>(k) * stride;
+        if (i >= end) continue;
+        const bool valid = (field.validity[i >> 5] >> (i & 31)) & 1u;
+        const uint64_t key = valid && values ? sortable_key(decltype(kind)::value, field.data, i).lo ^ flip : 0;
+        uint64_t v = (key >> field.low) & mask;
+        if (field.null_flag) v |= static_cast<uint64_t>(valid == (field.nulls_first != 0)) << field.width;
+        words[k] |= v << field.shift;
+      }
+    });
+  }
 }
 
 // Digit `position` of string i: its byte there plus 1, or 0 past its end.

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * The stable counting sort of rows by an int32 id, as launches of {@code grouping.cu} and the scan of
  * {@code scan.cu}: the shuffle's grouping by partition and every digit pass of the device sort. Up to
  * {@link #BLOCK_BUCKETS} buckets a block ranks each tile in shared memory; more buckets take a warp per tile. The
- * block path serves other sources of buckets and payloads too ({@link #groupBlocks}).
+ * block path serves other sources of buckets and payloads too ({@link #groupBlocks}: the sort's pair passes).
  */
 final class CudaStableGrouping {
   /** Rows a warp groups per tile: long enough that the count matrix stays small, short enough for many warps. */
@@ -23,10 +23,11 @@ final class CudaStableGrouping {
   private static final int CHUNK_ROWS = 4096;
   /**
    * Dynamic shared memory of the block kernels: sizeof block_grouping::CountShared, and ScatterShared of a payload
-   * staged 4 bytes a row (grouping.cu's int32 values).
+   * staged 4 bytes a row (grouping.cu's int32 values) or 8 (sort.cu's pair passes).
    */
   private static final int COUNT_SHARED_BYTES = 1024;
   private static final int SCATTER_SHARED_BYTES = 29728;
+  static final int PAIR_SCATTER_SHARED_BYTES = 46112;
 
   private final CudaBackend backend;
   private final CudaScan scan;

@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.sort.PackedKeys;
 import io.sparkwarp.kernels.sort.SortPrimitives;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -92,6 +93,40 @@ final class HostSortPrimitives implements SortPrimitives {
       DeviceStream stream) {
     SortPrimitives.checkGroupArguments(digits, rows, buckets, order, out);
     HostStableGrouping.group(digits, rows, buckets, order, out);
+  }
+
+  @Override
+  public void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
+      DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream) {
+    SortPrimitives.checkPairArguments(keys, words, rowIds, rows, shift, bits, wordsOut, rowIdsOut);
+    long[] in = new long[rows];
+    for (int i = 0; i < rows; i++) in[i] = words == null ? packedWord(keys, i) : MemoryUtil.getLong(words.address()
+        + 8L * i);
+    int mask = (1 << bits) - 1;
+    int[] next = new int[mask + 2];
+    for (long w : in) next[((int) (w >>> shift) & mask) + 1]++;
+    for (int d = 0; d <= mask; d++) next[d + 1] += next[d];
+    for (int i = 0; i < rows; i++) {
+      int at = next[(int) (in[i] >>> shift) & mask]++;
+      if (wordsOut != null) MemoryUtil.putLong(wordsOut.address() + 8L * at, in[i]);
+      MemoryUtil.putInt(rowIdsOut.address() + 4L * at, row(rowIds, i));
+    }
+  }
+
+  /** Row i's word of {@code keys}: sort_keys.cuh's packed_words. */
+  private static long packedWord(PackedKeys keys, int i) {
+    long word = 0;
+    for (PackedKeys.Field f : keys.fields()) {
+      boolean valid = HostBatchPrimitives.getBit(f.column().validity().address(), i);
+      long v = 0;
+      if (valid && f.width() > 0) {
+        long key = keyLow(f.column().type().kind(), f.column().data().address(), i) ^ (f.descending() ? -1L : 0);
+        v = (key >>> f.low()) & (f.width() == 64 ? -1L : (1L << f.width()) - 1);
+      }
+      if (f.nullFlag() && valid == f.nullsFirst()) v |= 1L << f.width();
+      word |= v << f.shift();
+    }
+    return word;
   }
 
   /** order[j], or j for the identity order (null). */

@@ -7,11 +7,13 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 
 /**
  * The device side of {@link DeviceSort}'s LSD radix sort: statistics of the key columns, one digit per row for each
- * pass, and the stable grouping of rows by digit that composes the passes. A fixed-width value's digits are the
- * bytes of its sortable key, an unsigned integer whose unsigned order is Spark's ascending order (signed values with
- * the sign bit flipped; floats as SQLOrderingUtil orders them: -0.0 as 0.0, every NaN alike and above +Infinity); a
- * string's or binary's digit at a byte position is that byte + 1, or 0 past its end. CUDA: {@code sort.cu},
- * {@code sort_keys.cuh}, {@code grouping.cu}. Every method is asynchronous.
+ * pass, and the stable grouping of rows by digit that composes the passes; or, for keys that fit one 64-bit word
+ * ({@link PackedKeys}), passes over (word, row id) pairs that read the digit from the word. A fixed-width value's
+ * digits are the bytes of its sortable key, an unsigned integer whose unsigned order is Spark's ascending order
+ * (signed values with the sign bit flipped; floats as SQLOrderingUtil orders them: -0.0 as 0.0, every NaN alike and
+ * above +Infinity); a string's or binary's digit at a byte position is that byte + 1, or 0 past its end. CUDA:
+ * {@code sort.cu}, {@code sort_keys.cuh}, {@code grouping.cu}, {@code block_grouping.cuh}. Every method is
+ * asynchronous.
  */
 public interface SortPrimitives {
   /** int64 words of one key column's statistics. */
@@ -49,6 +51,17 @@ public interface SortPrimitives {
       DeviceStream stream);
 
   /**
+   * One stable pass over (word, row id) pairs: out[j] for j in [0, rows) = the pairs grouped by digit bits [shift,
+   * shift + bits) of their word, in input order within a digit, written as wordsOut[j] (uint64, unless
+   * {@code wordsOut} is null: the last pass needs only the order) and rowIdsOut[j] (int32). Row i's pair is
+   * (words[i], rowIds[i]); where {@code words} is null (the first pass) its word is packed from the key columns of
+   * {@code keys} as sort_keys.cuh's packed_words does, and where {@code rowIds} is null its id is i. bits in [1,
+   * {@link PackedKeys#DIGIT_BITS}]; no output may be an input.
+   */
+  void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
+      DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream);
+
+  /**
    * ranks[order[j]] = j for j in [0, rows) (int32): the position of each row in {@code order}, a permutation of
    * [0, rows); an id outside it is skipped.
    */
@@ -65,6 +78,37 @@ public interface SortPrimitives {
     if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
     order.checkRange(0, 4L * rows);
     ranks.checkRange(0, 4L * rows);
+  }
+
+  /** The argument checks both backends make before {@link #pairPass}. */
+  static void checkPairArguments(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift,
+      int bits, DeviceBuffer wordsOut, DeviceBuffer rowIdsOut) {
+    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
+    if (bits < 1 || bits > PackedKeys.DIGIT_BITS || shift < 0 || shift + bits > 64) {
+      throw new IllegalArgumentException("no digit of " + bits + " bits at bit " + shift + " of a 64-bit word");
+    }
+    if ((keys == null) == (words == null)) {
+      throw new IllegalArgumentException("a pair pass reads either packed keys or words, not " + (keys == null
+          ? "neither" : "both"));
+    }
+    if (keys != null) {
+      for (PackedKeys.Field field : keys.fields()) {
+        if (field.column().rowCount() < rows) {
+          throw new IllegalArgumentException("a key column of " + field.column().rowCount() + " rows for " + rows
+              + " rows");
+        }
+      }
+    } else {
+      words.checkRange(0, 8L * rows);
+    }
+    if (rowIds != null) rowIds.checkRange(0, 4L * rows);
+    if (wordsOut != null) wordsOut.checkRange(0, 8L * rows);
+    rowIdsOut.checkRange(0, 4L * rows);
+    for (DeviceBuffer out : new DeviceBuffer[] {wordsOut, rowIdsOut}) {
+      if (out != null && (out == words || out == rowIds)) {
+        throw new IllegalArgumentException("a pair pass cannot write the pairs it reads");
+      }
+    }
   }
 
   /** The argument checks both backends make before {@link #rowsAt}. */
