@@ -9,8 +9,11 @@ import java.util.List;
 /**
  * A stable sort of a device batch by several keys in Spark's order (every {@code DeviceType.Kind}: signed integers,
  * decimals by value, floats as SQLOrderingUtil, strings and binaries as unsigned bytes), on either backend. It is an
- * LSD radix sort of {@link DigitPass}es, each a digit per row ({@link SortPrimitives}) and a stable grouping of the
- * current order by it; one read-back of key statistics plans the passes, the rest stays on the device.
+ * LSD radix sort; one read-back of key statistics plans the passes, the rest stays on the device. Keys that fit one
+ * 64-bit word ({@link PackedKeys}: fixed-width keys whose varying bits and null flags add up to at most 64) are
+ * packed into it by the first pass, and every pass groups (word, row id) pairs by a digit of the word, moving both;
+ * other keys take {@link DigitPass}es, each a digit per row of the current order ({@link SortPrimitives}) and a
+ * stable grouping of that order by it.
  */
 public final class DeviceSort {
   private DeviceSort() {}
@@ -47,11 +50,62 @@ public final class DeviceSort {
     }
   }
 
-  /** Runs the passes, alternating between {@code order} and a spare so that the last one writes {@code order}. */
   private static void sortInto(Backend backend, DeviceBatch batch, List<SortKey> keys, DeviceBuffer order,
       DeviceStream stream) {
+    List<KeyStatistics> statistics = KeyStatistics.read(backend, batch, keys, stream);
+    PackedKeys packed = PackedKeys.plan(batch, keys, statistics);
+    if (packed != null) {
+      sortPairs(backend, batch, packed, order, stream);
+    } else {
+      sortDigits(backend, batch, keys, statistics, order, stream);
+    }
+  }
+
+  /**
+   * Runs the pair passes of {@code packed}: the first packs the words from the key columns, each pass writes (word,
+   * row id) pairs into the other of two pair buffers, the last only the row ids, into {@code order}; or, where a last
+   * pass places the first key's nulls, into a spare that pass groups into {@code order}.
+   */
+  private static void sortPairs(Backend backend, DeviceBatch batch, PackedKeys packed, DeviceBuffer order,
+      DeviceStream stream) {
     int rows = batch.rowCount();
-    List<DigitPass> passes = DigitPass.plan(batch, keys, KeyStatistics.read(backend, batch, keys, stream));
+    List<PackedKeys.Pass> passes = packed.passes();
+    int count = passes.size();
+    SortPrimitives sorts = backend.sorts();
+    SortKey nullPass = packed.nullPass();
+    try (DeviceBuffer spare = count > 1 || nullPass != null ? backend.allocate(4L * rows, stream) : null;
+        DeviceBuffer wordsA = count > 1 ? backend.allocate(8L * rows, stream) : null;
+        DeviceBuffer wordsB = count > 2 ? backend.allocate(8L * rows, stream) : null) {
+      // the ids of the pairs' last pass go where the null pass, if any, reads them
+      DeviceBuffer last = nullPass != null ? spare : order;
+      DeviceBuffer other = nullPass != null ? order : spare;
+      DeviceBuffer words = null;  // the first pass packs them
+      DeviceBuffer ids = null;  // the identity order
+      for (int p = 0; p < count; p++) {
+        PackedKeys.Pass pass = passes.get(p);
+        DeviceBuffer idsOut = (count - 1 - p) % 2 == 0 ? last : other;
+        DeviceBuffer wordsOut = p == count - 1 ? null : p % 2 == 0 ? wordsA : wordsB;
+        sorts.pairPass(words == null ? packed : null, words, ids, rows, pass.shift(), pass.bits(), wordsOut, idsOut,
+            stream);
+        words = wordsOut;
+        ids = idsOut;
+      }
+      if (nullPass != null) {
+        // the digits take the words' place: 4 of their 8 bytes a row (count is 1 here only without them)
+        try (DeviceBuffer own = wordsA == null ? backend.allocate(4L * rows, stream) : null) {
+          DeviceBuffer digits = own != null ? own : wordsA;
+          sorts.nullDigits(batch.column(nullPass.column()), rows, ids, nullPass.nullsFirst(), digits, stream);
+          sorts.groupByDigit(digits, rows, 2, ids, order, stream);
+        }
+      }
+    }
+  }
+
+  /** Runs the digit passes, alternating between {@code order} and a spare so that the last one writes {@code order}. */
+  private static void sortDigits(Backend backend, DeviceBatch batch, List<SortKey> keys,
+      List<KeyStatistics> statistics, DeviceBuffer order, DeviceStream stream) {
+    int rows = batch.rowCount();
+    List<DigitPass> passes = DigitPass.plan(batch, keys, statistics);
     SortPrimitives sorts = backend.sorts();
     try (DeviceBuffer digits = backend.allocate(4L * rows, stream);
         DeviceBuffer spare = passes.size() > 1 ? backend.allocate(4L * rows, stream) : null) {

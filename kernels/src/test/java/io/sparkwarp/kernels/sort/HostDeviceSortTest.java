@@ -1,6 +1,8 @@
 package io.sparkwarp.kernels.sort;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sparkwarp.kernels.BackendKind;
@@ -12,11 +14,16 @@ import io.sparkwarp.kernels.testing.BackendTestBase;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.IntStream;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -24,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * DeviceSort on the host backend against Spark's ordering written as a Comparator: random batches with ties of every
- * key type, one to three keys in both directions and null placements, the order, the sorted batch and top-N; and
+ * key type, one to three keys in both directions and null placements, the order, the sorted batch and top-N; keys
+ * packed into one word (every fixed-width type, narrow ranges, nulls none, some or all) and the plan of that word; and
  * the cases the reference itself must get right (NaN, -0.0, prefixes, high bytes) spelled out.
  */
 class HostDeviceSortTest extends BackendTestBase {
@@ -105,6 +113,127 @@ class HostDeviceSortTest extends BackendTestBase {
         Closeables.closeAll(columns);
       }
     }
+  }
+
+  /**
+   * The pair passes (PackedKeys): every fixed-width type and narrow ranges of ints and timestamps, with ties, no nulls,
+   * some or only nulls, one key in both directions and null placements, and several keys; the order is Spark's
+   * stable order, and single keys and small ones together do pack (unless every row ties).
+   */
+  @Test
+  void packedKeysSortLikeSpark() {
+    List<DeviceType> types = SortTesting.fixedWidthTypes();
+    for (int rows : new int[] {0, 1, 33, 5000}) {
+      for (double nulls : new double[] {0, 0.2, 1}) {
+        List<FieldVector> columns = new ArrayList<>();
+        try {
+          for (DeviceType type : types) {
+            columns.add(SortTesting.keyColumn(type, rows, rnd.nextBoolean() ? 3 : Math.max(1, rows), nulls, rnd,
+                pageable));
+          }
+          columns.add(SortTesting.narrowColumn(DeviceType.INT, rows, nulls, rnd, pageable));
+          columns.add(SortTesting.narrowColumn(DeviceType.timestamp(null), rows, nulls, rnd, pageable));
+          try (DeviceBatch batch = ArrowUpload.upload(backend, columns, stream)) {
+            for (int c = 0; c < columns.size(); c++) {
+              for (boolean ascending : new boolean[] {true, false}) {
+                for (boolean nullsFirst : new boolean[] {true, false}) {
+                  assertPackedOrder(columns, batch, List.of(new SortKey(c, ascending, nullsFirst)), true);
+                }
+              }
+            }
+            // booleans, bytes and shorts: at most 2 + 9 + 17 bits
+            assertPackedOrder(columns, batch, List.of(new SortKey(0, false, true), new SortKey(1, true, false),
+                new SortKey(2, false, false)), true);
+            for (int trial = 0; trial < 10; trial++) {
+              assertPackedOrder(columns, batch, SortTesting.randomKeys(columns.size(), 3, rnd), false);
+            }
+          }
+        } finally {
+          Closeables.closeAll(columns);
+        }
+      }
+    }
+  }
+
+  /**
+   * The word's plan: the varying bits of a key and its null flag above them, the null pass of a key of 64 varying
+   * bits with nulls, no word for strings, 128-bit decimals, more than 64 bits or fields; passes that skip tied bits.
+   */
+  @Test
+  void packedKeysPlanOnlyVaryingBits() {
+    Integer[] ints = {5, 7, null, 21, 5};
+    Long[] longs = {Long.MIN_VALUE, null, Long.MAX_VALUE, 0L, -1L};
+    List<FieldVector> columns = new ArrayList<>(List.of(
+        vector(DeviceType.INT, ints), vector(DeviceType.LONG, longs),
+        SortTesting.keyColumn(DeviceType.STRING, 5, 5, 0, rnd, pageable),
+        SortTesting.keyColumn(DeviceType.decimal(30, 2), 5, 5, 0, rnd, pageable)));
+    for (int b = 0; b < 9; b++) {
+      BitVector bits = new BitVector("b" + b, pageable);
+      bits.allocateNew(5);
+      for (int i = 0; i < 5; i++) bits.set(i, (i + b) % 2);
+      bits.setValueCount(5);
+      columns.add(bits);
+    }
+    try (DeviceBatch batch = ArrowUpload.upload(backend, columns, stream)) {
+      // 5, 7, 21: bits 1 and 4 of the value vary, so bits 1 to 4 make the field; the null flag goes above them
+      PackedKeys ints4 = plan(batch, List.of(new SortKey(0, false, true)));
+      assertEquals(List.of(new PackedKeys.Field(batch.column(0), true, true, 1, 4, true, 0)), ints4.fields());
+      assertEquals(0b11001L, ints4.varying());
+      assertEquals(List.of(new PackedKeys.Pass(0, 5)), ints4.passes());
+      assertNull(ints4.nullPass());
+      PackedKeys wide = plan(batch, List.of(new SortKey(1, true, false)));
+      assertEquals(-1L, wide.varying());
+      assertEquals(new SortKey(1, true, false), wide.nullPass());
+      assertEquals(8, wide.passes().size());
+      // the ints' field below the longs' 64 bits does not fit, nor the longs' flag below the first key
+      assertNull(plan(batch, List.of(new SortKey(1, true, true), new SortKey(0, true, true))));
+      assertNull(plan(batch, List.of(new SortKey(0, true, true), new SortKey(1, true, true))));
+      assertNull(plan(batch, List.of(new SortKey(2, true, true))));
+      assertNull(plan(batch, List.of(new SortKey(3, true, true))));
+      List<SortKey> eight = new ArrayList<>();
+      for (int b = 0; b < 8; b++) eight.add(new SortKey(4 + b, b % 2 == 0, true));
+      assertEquals(8, plan(batch, eight).fields().size());
+      eight.add(new SortKey(12, true, true));
+      assertNull(plan(batch, eight));
+      for (List<SortKey> keys : List.of(List.of(new SortKey(0, true, false)), eight)) {
+        assertOrder(columns, keys, batch, SortTesting.expectedOrder(columns, keys, batch.rowCount()));
+      }
+    } finally {
+      Closeables.closeAll(columns);
+    }
+    assertEquals(List.of(new PackedKeys.Pass(0, 1), new PackedKeys.Pass(8, 8), new PackedKeys.Pass(44, 4),
+        new PackedKeys.Pass(63, 1)), new PackedKeys(List.of(), 0x8000F0000000FF01L, null).passes());
+  }
+
+  /** The order of {@code keys} is Spark's; with {@code packs}, the keys pack into one word unless every row ties. */
+  private void assertPackedOrder(List<FieldVector> columns, DeviceBatch batch, List<SortKey> keys, boolean packs) {
+    int rows = batch.rowCount();
+    String what = rows + " rows by " + SortTesting.describe(columns, keys);
+    int[] expected = SortTesting.expectedOrder(columns, keys, rows);
+    assertArrayEquals(expected, SortTesting.order(backend, batch, keys, stream), what);
+    if (packs && rows > 0) {
+      Comparator<Integer> order = SortTesting.comparator(columns, keys);
+      boolean allTie = IntStream.range(1, rows).allMatch(j -> order.compare(expected[j - 1], expected[j]) == 0);
+      assertEquals(!allTie, plan(batch, keys) != null, what + ": packed");
+    }
+  }
+
+  private PackedKeys plan(DeviceBatch batch, List<SortKey> keys) {
+    return PackedKeys.plan(batch, keys, KeyStatistics.read(backend, batch, keys, stream));
+  }
+
+  /** A nullable vector of {@code type} (INT or LONG) holding {@code values}. */
+  private FieldVector vector(DeviceType type, Number[] values) {
+    FieldVector v = new Field("v", FieldType.nullable(type.toArrow()), null).createVector(pageable);
+    v.setInitialCapacity(values.length);
+    v.allocateNew();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) v.setNull(i);
+      else if (v instanceof IntVector x) x.set(i, values[i].intValue());
+      else ((BigIntVector) v).set(i, values[i].longValue());
+    }
+    v.setValueCount(values.length);
+    return v;
   }
 
   /** SQLOrderingUtil: -0.0 equals 0.0 (so they keep their input order), every NaN equals every NaN, above +Inf. */

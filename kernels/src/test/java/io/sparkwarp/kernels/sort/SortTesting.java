@@ -18,15 +18,19 @@ import java.util.Random;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 
 /** Random sort inputs and Spark's ordering written directly as a Comparator: the reference of the sort tests. */
 final class SortTesting {
@@ -50,10 +54,49 @@ final class SortTesting {
     int distinct = distinctChoices[rnd.nextInt(distinctChoices.length)];
     double[] nullFractions = {0, 0.1, 0.5, 1};
     double nulls = nullFractions[rnd.nextInt(nullFractions.length)];
+    return keyColumn(type, rows, distinct, nulls, rnd, allocator);
+  }
+
+  /** {@code rows} values drawn from {@code distinct} random ones of RandomVectors, a fraction {@code nulls} null. */
+  static FieldVector keyColumn(DeviceType type, int rows, int distinct, double nulls, Random rnd,
+      BufferAllocator allocator) {
     int maxStringBytes = rnd.nextBoolean() ? 3 : 12;
     try (FieldVector values = RandomVectors.random(type, distinct, nulls, maxStringBytes, rnd, allocator)) {
       return RowIds.reorder(values, IntStream.range(0, rows).map(i -> rnd.nextInt(distinct)).toArray());
     }
+  }
+
+  /**
+   * An INT, DATE, LONG or TIMESTAMP column of a narrow range: base + 16 * (0 to 4999), so that the low 4 bits and
+   * the high ones tie and a key's varying bits sit mid-word; a fraction {@code nulls} null.
+   */
+  static FieldVector narrowColumn(DeviceType type, int rows, double nulls, Random rnd, BufferAllocator allocator) {
+    long base = type.width() == 4 ? rnd.nextInt(1 << 24) - (1 << 23) : rnd.nextLong() >> 8;
+    FieldVector v = new Field("narrow", FieldType.nullable(type.toArrow()), null).createVector(allocator);
+    v.setInitialCapacity(rows);
+    v.allocateNew();
+    for (int i = 0; i < rows; i++) {
+      long value = base + 16L * rnd.nextInt(5000);
+      if (rnd.nextDouble() < nulls) {
+        v.setNull(i);
+      } else if (v instanceof IntVector x) {
+        x.set(i, (int) value);
+      } else if (v instanceof DateDayVector x) {
+        x.set(i, (int) value);
+      } else if (v instanceof BigIntVector x) {
+        x.set(i, value);
+      } else {
+        ((TimeStampVector) v).set(i, value);
+      }
+    }
+    v.setValueCount(rows);
+    return v;
+  }
+
+  /** The fixed-width types, every one whose keys can pack into one 64-bit word. */
+  static List<DeviceType> fixedWidthTypes() {
+    return List.of(DeviceType.BOOLEAN, DeviceType.BYTE, DeviceType.SHORT, DeviceType.INT, DeviceType.LONG,
+        DeviceType.FLOAT, DeviceType.DOUBLE, DeviceType.DATE, DeviceType.timestamp("UTC"), DeviceType.decimal(18, 4));
   }
 
   /** Random keys over {@code columns}: one to {@code maxKeys} of them, random directions and null placements. */
