@@ -15,11 +15,11 @@ final class CudaStableGrouping {
   private static final int TILE_ROWS = 1024;
   /** The most cells of the (bucket x tile) count matrix: 64 MiB of int32; more buckets get longer tiles. */
   private static final long MAX_CELLS = 1L << 24;
-  /** The most buckets of the block path: one a thread (grouping.cu's GROUP_BUCKETS). */
+  /** The most buckets of the block path: one a thread (block_grouping.cuh's BUCKETS). */
   private static final int BLOCK_BUCKETS = 256;
-  /** Threads of a block-path block (GROUP_THREADS). */
+  /** Threads of a block-path block (block_grouping::THREADS). */
   private static final int BLOCK_THREADS = 256;
-  /** Rows a block ranks at once (GROUP_CHUNK); a block-path tile is a whole number of chunks. */
+  /** Rows a block ranks at once (block_grouping::CHUNK); a block-path tile is a whole number of chunks. */
   private static final int CHUNK_ROWS = 4096;
   /**
    * Dynamic shared memory of the block kernels: sizeof block_grouping::CountShared, and ScatterShared of a payload
