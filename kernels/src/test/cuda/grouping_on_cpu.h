@@ -10,6 +10,18 @@
 // layout, the pair passes' (8 bytes staged a row).
 alignas(16) uint4 sw_group_shared[sizeof(sparkwarp::block_grouping::ScatterShared<8>) / sizeof(uint4) + 1];
 
+// positions[c] = the sum of positions[0, c) for c in [0, cells], as scan.cu's exclusive sum; returns the total.
+inline int64_t exclusive_scan_on_cpu(std::vector<int32_t>& positions, int64_t cells) {
+  int64_t sum = 0;
+  for (int64_t c = 0; c < cells; c++) {
+    const int32_t count = positions[c];
+    positions[c] = static_cast<int32_t>(sum);
+    sum += count;
+  }
+  positions[cells] = static_cast<int32_t>(sum);
+  return sum;
+}
+
 // The block path as CudaStableGrouping.groupBlocks launches it over tiles of tile_rows rows (a multiple of
 // block_grouping::CHUNK): count(tile_rows, tiles, counts) by blocks of block_grouping::THREADS, the exclusive scan of
 // the bucket-major matrix, then scatter(tile_rows, tiles, positions); starts[p] (where not null) = bucket p's first
@@ -25,13 +37,7 @@ inline int64_t group_blocks_on_cpu(int64_t n, int32_t buckets, int32_t tile_rows
   const int blocks = tiles < 2 ? 1 : 2;
   const int threads = sparkwarp::block_grouping::THREADS;
   launch_blocks_in_turn(blocks, threads, [&] { count(tile_rows, tiles, positions.data()); });
-  int64_t sum = 0;
-  for (int64_t c = 0; c < cells; c++) {
-    const int32_t count = positions[c];
-    positions[c] = static_cast<int32_t>(sum);
-    sum += count;
-  }
-  positions[cells] = static_cast<int32_t>(sum);
+  const int64_t sum = exclusive_scan_on_cpu(positions, cells);
   if (starts != nullptr) launch(2, 64, [&] { sw_group_starts(positions.data(), tiles, buckets, starts); });
   launch_blocks_in_turn(blocks, threads, [&] { scatter(tile_rows, tiles, positions.data()); });
   return sum;
@@ -56,13 +62,7 @@ inline int64_t group_on_cpu(const int32_t* ids, int64_t n, int32_t buckets, cons
   const int64_t cells = tiles * buckets;
   std::vector<int32_t> positions(cells + 1, 0);
   launch(2, 64, [&] { sw_group_count(ids, n, tile_rows, tiles, positions.data()); });
-  int64_t sum = 0;
-  for (int64_t c = 0; c < cells; c++) {
-    const int32_t count = positions[c];
-    positions[c] = static_cast<int32_t>(sum);
-    sum += count;
-  }
-  positions[cells] = static_cast<int32_t>(sum);
+  const int64_t sum = exclusive_scan_on_cpu(positions, cells);
   if (starts != nullptr) launch(2, 64, [&] { sw_group_starts(positions.data(), tiles, buckets, starts); });
   launch(2, 64, [&] { sw_group_scatter(ids, n, tile_rows, tiles, positions.data(), values, out); });
   return sum;

@@ -2,6 +2,7 @@ package io.sparkwarp.kernels.expr;
 
 import io.sparkwarp.kernels.batch.DeviceType;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,8 +61,8 @@ public final class ExpressionErrorException extends RuntimeException {
       DeviceType type = types.get(i);
       if (type.kind() == DeviceType.Kind.DECIMAL128 && i + types.size() < raw.length) {
         // two's complement words, low then high
-        java.math.BigInteger unscaled = java.math.BigInteger.valueOf(raw[i + types.size()]).shiftLeft(64)
-            .add(new java.math.BigInteger(Long.toUnsignedString(raw[i])));
+        BigInteger unscaled = BigInteger.valueOf(raw[i + types.size()]).shiftLeft(64)
+            .add(new BigInteger(Long.toUnsignedString(raw[i])));
         values.add(new BigDecimal(unscaled, type.scale()));
       } else {
         values.add(javaValue(type, raw[i]));

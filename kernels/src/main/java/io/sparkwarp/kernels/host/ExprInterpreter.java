@@ -8,7 +8,9 @@ import io.sparkwarp.kernels.expr.EvalMode;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.kernels.expr.Opcode;
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.List;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -455,8 +457,8 @@ final class ExprInterpreter {
     if (op == Opcode.MULTIPLY) {
       z = Decimal128.rescale(x.multiply(y), s1 + s2, rs, p);
     } else if (op == Opcode.DIVIDE) {
-      z = new java.math.BigDecimal(x, s1).divide(new java.math.BigDecimal(y, s2), 39, java.math.RoundingMode.HALF_UP)
-          .setScale(rs, java.math.RoundingMode.HALF_UP).unscaledValue();
+      z = new BigDecimal(x, s1).divide(new BigDecimal(y, s2), 39, RoundingMode.HALF_UP)
+          .setScale(rs, RoundingMode.HALF_UP).unscaledValue();
       if (!Decimal128.fits(z, p)) z = null;
     } else {
       int common = Math.max(s1, s2);

@@ -7,11 +7,9 @@ import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
-import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.testing.BenchmarkClock;
+import io.sparkwarp.kernels.testing.BenchmarkColumns;
 import java.util.List;
-import java.util.SplittableRandom;
-import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * Group-by aggregation on the device at both ends of the group count (issue 14): device-resident rows of (long key,
@@ -31,8 +29,8 @@ public final class AggregateBenchmark {
     try (Backend backend = Backends.open(BackendKind.CUDA, BackendOptions.defaults());
         DeviceStream stream = backend.newStream();
         BenchmarkClock clock = BenchmarkClock.of(backend, stream);
-        DeviceColumn longs = column(backend, DeviceType.LONG, rows, 0, 2, stream);
-        DeviceColumn doubles = column(backend, DeviceType.DOUBLE, rows, 0, 3, stream)) {
+        DeviceColumn longs = BenchmarkColumns.random(backend, DeviceType.LONG, rows, 0, 2, stream);
+        DeviceColumn doubles = BenchmarkColumns.random(backend, DeviceType.DOUBLE, rows, 0, 3, stream)) {
       System.out.println("device: " + backend.description() + ", " + rows + " rows of (long key, long, double)");
       double ceiling = clock.copyGbs(backend, stream, 1L << 30, REPEAT);
       System.out.printf("device copy ceiling: %.0f GB/s (bytes read + written)%n%n", ceiling);
@@ -41,7 +39,7 @@ public final class AggregateBenchmark {
       List<Aggregate> aggregates = List.of(Aggregate.countAll(), Aggregate.sum(0, DeviceType.LONG),
           Aggregate.sum(1, DeviceType.DOUBLE), Aggregate.min(1, DeviceType.DOUBLE), Aggregate.max(0, DeviceType.LONG));
       for (long groups : new long[] {4, 1_000, 1_000_000, 100_000_000}) {
-        try (DeviceColumn keys = column(backend, DeviceType.LONG, rows, groups, 1, stream)) {
+        try (DeviceColumn keys = BenchmarkColumns.random(backend, DeviceType.LONG, rows, groups, 1, stream)) {
           double ms = clock.median(REPEAT, () -> {
             try (AggregateResult r = backend.aggregates().aggregate(rows, List.of(keys), List.of(longs, doubles),
                 aggregates, stream)) {
@@ -54,24 +52,5 @@ public final class AggregateBenchmark {
         }
       }
     }
-  }
-
-  /** Random values, all valid: uniform in [0, distinct) where distinct > 0, else any long (or double in [0, 1)). */
-  private static DeviceColumn column(Backend backend, DeviceType type, int rows, long distinct, long seed,
-      DeviceStream stream) {
-    DeviceColumn column = DeviceColumn.allocate(backend, type, rows, 0, stream);
-    SplittableRandom random = new SplittableRandom(seed);
-    long bytes = 8L * rows;
-    try (HostBlock staging = backend.transferMemory().pool().allocate(bytes)) {
-      for (long i = 0; i < rows; i++) {
-        long v = type.kind() == DeviceType.Kind.DOUBLE ? Double.doubleToLongBits(random.nextDouble())
-            : distinct > 0 ? random.nextLong(distinct) : random.nextLong();
-        MemoryUtil.putLong(staging.address() + 8 * i, v);
-      }
-      backend.copyHostToDevice(staging.address(), column.data(), 0, bytes, stream);
-      backend.fill(column.validity(), 0, column.validity().size(), (byte) 0xFF, stream);
-      stream.synchronize();
-    }
-    return column;
   }
 }

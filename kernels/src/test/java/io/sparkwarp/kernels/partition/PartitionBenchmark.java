@@ -9,11 +9,9 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
-import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.testing.BenchmarkClock;
+import io.sparkwarp.kernels.testing.BenchmarkColumns;
 import java.util.List;
-import java.util.SplittableRandom;
-import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * The GPU shuffle's map side on the device: Spark's partition ids of a long key, the stable grouping by id, and the
@@ -32,9 +30,10 @@ public final class PartitionBenchmark {
     try (Backend backend = Backends.open(BackendKind.CUDA, BackendOptions.defaults());
         DeviceStream stream = backend.newStream();
         BenchmarkClock clock = BenchmarkClock.of(backend, stream);
-        DeviceBatch batch = new DeviceBatch(List.of(column(backend, DeviceType.LONG, rows, 1, stream),
-            column(backend, DeviceType.LONG, rows, 2, stream), column(backend, DeviceType.DOUBLE, rows, 3, stream)),
-            rows);
+        DeviceBatch batch = new DeviceBatch(List.of(
+            BenchmarkColumns.random(backend, DeviceType.LONG, rows, 0, 1, stream),
+            BenchmarkColumns.random(backend, DeviceType.LONG, rows, 0, 2, stream),
+            BenchmarkColumns.random(backend, DeviceType.DOUBLE, rows, 0, 3, stream)), rows);
         DeviceBuffer ids = backend.allocate(4L * rows, stream);
         DeviceBuffer order = backend.allocate(4L * rows, stream)) {
       System.out.println("device: " + backend.description() + ", " + rows + " rows of (long key, long, double)");
@@ -67,22 +66,5 @@ public final class PartitionBenchmark {
     double gbs = bytes / ms / 1e6;
     System.out.printf("| %s | %d | %.2f | %.0f | %.0f | %.0f%% |%n", step, partitions, ms, rows / ms / 1e3, gbs,
         100 * gbs / ceiling);
-  }
-
-  /** A column of random values, all valid. */
-  private static DeviceColumn column(Backend backend, DeviceType type, int rows, long seed, DeviceStream stream) {
-    DeviceColumn column = DeviceColumn.allocate(backend, type, rows, 0, stream);
-    SplittableRandom random = new SplittableRandom(seed);
-    long bytes = 8L * rows;
-    try (HostBlock staging = backend.transferMemory().pool().allocate(bytes)) {
-      for (long i = 0; i < rows; i++) {
-        long v = type.kind() == DeviceType.Kind.DOUBLE ? Double.doubleToLongBits(random.nextDouble()) : random.nextLong();
-        MemoryUtil.putLong(staging.address() + 8 * i, v);
-      }
-      backend.copyHostToDevice(staging.address(), column.data(), 0, bytes, stream);
-      backend.fill(column.validity(), 0, column.validity().size(), (byte) 0xFF, stream);
-      stream.synchronize();
-    }
-    return column;
   }
 }

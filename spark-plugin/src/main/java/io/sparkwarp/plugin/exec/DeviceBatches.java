@@ -4,12 +4,14 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowDownload;
+import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -79,6 +81,21 @@ public final class DeviceBatches {
   }
 
 
+  /**
+   * A partition's batches as one device batch (concatenated; empty where there are none), which the caller owns: the
+   * whole side of a shuffled join, the input of a sort.
+   */
+  static DeviceBatch whole(TaskGpu gpu, Iterator<ColumnarBatch> input, List<Attribute> output, String timeZone) {
+    List<DeviceBatch> parts = new ArrayList<>();
+    try {
+      while (input.hasNext()) parts.add(unwrap(input.next()));
+      gpu.acquireDevice();
+      return parts.isEmpty() ? empty(gpu.backend(), types(output, timeZone), gpu.stream())
+          : parts.size() == 1 ? parts.remove(0) : BatchConcatenator.concat(gpu.backend(), parts, gpu.stream());
+    } finally {
+      Closeables.closeAll(parts);
+    }
+  }
   /** The device batch inside {@code batch}; closing either closes the columns (closing is idempotent). */
   public static DeviceBatch unwrap(ColumnarBatch batch) {
     List<DeviceColumn> columns = new ArrayList<>(batch.numCols());

@@ -1,13 +1,9 @@
 package io.sparkwarp.plugin.exec;
 
-import io.sparkwarp.kernels.Closeables;
-import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.plugin.runtime.TaskGpu;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -41,22 +37,11 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
 
   /** The partition's build side as one batch (its batches concatenated) with its own table. */
   private static JoinBuildSide buildPartition(TaskGpu gpu, Iterator<ColumnarBatch> input, PartitionPlan plan) {
-    DeviceBatch batch = wholeSide(gpu, input, plan.buildOutput(), plan.timeZone());
+    DeviceBatch batch = DeviceBatches.whole(gpu, input, plan.buildOutput(), plan.timeZone());
     return JoinBuildSide.of(gpu.backend(), batch, plan.buildKeys(), gpu.stream());
   }
 
-  /** One side of a partition as one device batch (its batches concatenated), which the caller owns. */
-  static DeviceBatch wholeSide(TaskGpu gpu, Iterator<ColumnarBatch> input, List<Attribute> output, String timeZone) {
-    List<DeviceBatch> parts = new ArrayList<>();
-    try {
-      while (input.hasNext()) parts.add(DeviceBatches.unwrap(input.next()));
-      gpu.acquireDevice();
-      return parts.isEmpty() ? DeviceBatches.empty(gpu.backend(), DeviceBatches.types(output, timeZone), gpu.stream())
-          : parts.size() == 1 ? parts.remove(0) : BatchConcatenator.concat(gpu.backend(), parts, gpu.stream());
-    } finally {
-      Closeables.closeAll(parts);
-    }
-  }
+
 
   @Override
   protected GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight) {

@@ -65,7 +65,7 @@ public final class GpuSortExec extends UnaryExec implements GpuExec {
       String timeZone, SQLMetric rows, SQLMetric batches, SQLMetric time) {
     if (!input.hasNext()) return null;
     TaskGpu gpu = TaskGpu.get();
-    try (DeviceBatch whole = GpuShuffledHashJoinExec.wholeSide(gpu, input, output, timeZone)) {
+    try (DeviceBatch whole = DeviceBatches.whole(gpu, input, output, timeZone)) {
       if (whole.rowCount() == 0) return null;
       long start = System.nanoTime();
       DeviceBatch sorted = DeviceSort.sort(gpu.backend(), whole, keys, gpu.stream());

@@ -56,9 +56,9 @@ final class MergeJoinIterator extends LazyBatchIterator {
     ResidualCondition residual = plan.residual();
     List<AutoCloseable> held = new ArrayList<>();
     try {
-      DeviceBatch l = GpuShuffledHashJoinExec.wholeSide(gpu, left, plan.leftOutput(), plan.timeZone());
+      DeviceBatch l = DeviceBatches.whole(gpu, left, plan.leftOutput(), plan.timeZone());
       held.add(l);
-      DeviceBatch r = GpuShuffledHashJoinExec.wholeSide(gpu, right, plan.rightOutput(), plan.timeZone());
+      DeviceBatch r = DeviceBatches.whole(gpu, right, plan.rightOutput(), plan.timeZone());
       held.add(r);
       long start = System.nanoTime();
       ProjectedKeys lk = plan.keys(JoinType.Side.LEFT).of(gpu.backend(), l, gpu.stream());
