@@ -72,9 +72,13 @@ public final class WarpConf {
       JoinAlgorithm.class, JoinAlgorithm.AUTO, SESSION,
       "How shuffled equi-joins (sort-merge and shuffled hash) run on the GPU: HASH builds a hash table of one side "
           + "per partition; MERGEPATH (mergePath) sorts both sides together on the device and expands the matches by "
-          + "merge path (GpuSortMergeJoinExec), needing both sides of a partition in device memory; AUTO picks the "
-          + "hash join (docs/PERFORMANCE.md, \"Merge join against hash join\"). Broadcast joins are always hash "
-          + "joins.");
+          + "merge path (GpuSortMergeJoinExec), needing both sides of a partition in device memory; AUTO plans the "
+          + "hash join and lets each partition switch to merge path when its build keys repeat 8 times or more on "
+          + "average and its stream side fits spark.warp.join.autoMergeBytes (docs/PERFORMANCE.md, \"Merge "
+          + "join against hash join\"). Broadcast joins are always hash joins.");
+  public static final ConfEntry<Long> AUTO_MERGE_BYTES = ConfEntry.bytes(PREFIX + "join.autoMergeBytes", 1L << 30,
+      SESSION, "Under spark.warp.join.algorithm=AUTO, the most device memory a partition's stream side may take for "
+          + "the partition to switch to the merge join, which holds that side whole (the hash join streams it).");
   public static final ConfEntry<Boolean> STRING_REFILL = ConfEntry.bool(PREFIX + "strings.refill", true, SESSION,
       "Whether a lane whose string is decided takes the next row of its warp (Lane Refill) in string predicates.");
 
@@ -154,7 +158,7 @@ public final class WarpConf {
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, JOIN_ALGORITHM, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
+        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
         TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,

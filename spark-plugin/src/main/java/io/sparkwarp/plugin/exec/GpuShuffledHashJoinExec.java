@@ -1,9 +1,12 @@
 package io.sparkwarp.plugin.exec;
 
+import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.plugin.runtime.TaskGpu;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -15,38 +18,93 @@ import scala.collection.immutable.Seq;
 
 /**
  * ShuffledHashJoinExec, and SortMergeJoinExec, on the GPU: per partition, the build side's batches are gathered
- * into one device batch with its hash table, then the stream side's batches are joined as they arrive.
+ * into one device batch with its hash table, then the stream side's batches are joined as they arrive. Under {@code
+ * spark.warp.join.algorithm=auto} ({@code adaptive} not null, fixed-width keys) a partition whose stream side turns
+ * out to fit device memory and not to dwarf the build side is merged instead ({@link AdaptiveMerge}).
  */
 public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
+  private final AdaptiveMerge adaptive;
+
   public GpuShuffledHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
-      Partitioning partitioning, String timeZone, int chunkPairs) {
+      Partitioning partitioning, String timeZone, int chunkPairs, AdaptiveMerge adaptive) {
     super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs);
+    this.adaptive = adaptive;
   }
 
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {
     PartitionPlan plan = partitionPlan();
+    AdaptiveMerge adaptive = this.adaptive;
     return Partitions.zip(left.executeColumnar(), right.executeColumnar(), (l, r) -> {
       boolean buildLeft = plan.spec().buildSide() == JoinType.Side.LEFT;
       TaskGpu gpu = TaskGpu.get();
-      JoinBuildSide build = buildPartition(gpu, buildLeft ? l : r, plan);
-      return new HashJoinIterator(gpu, build, build::free, buildLeft ? r : l, plan);
+      DeviceBatch build = DeviceBatches.whole(gpu, buildLeft ? l : r, plan.buildOutput(), plan.timeZone());
+      Iterator<ColumnarBatch> stream = buildLeft ? r : l;
+      if (adaptive != null) {
+        List<ColumnarBatch> head = readUpTo(stream, adaptive.maxStreamBytes(), build);
+        if (!stream.hasNext() && adaptive.prefersMerge(build.rowCount(), rows(head))) {
+          plan.metrics().mergePartitions().add(1);
+          Iterator<ColumnarBatch> built = List.of(DeviceBatches.wrap(build, plan.buildOutput())).iterator();
+          return new MergeJoinIterator(gpu, buildLeft ? built : head.iterator(), buildLeft ? head.iterator() : built,
+              plan);
+        }
+        stream = concat(head.iterator(), stream);
+      }
+      JoinBuildSide table = JoinBuildSide.of(gpu.backend(), build, plan.buildKeys(), gpu.stream());
+      return new HashJoinIterator(gpu, table, table::free, stream, plan);
     });
   }
 
-  /** The partition's build side as one batch (its batches concatenated) with its own table. */
-  private static JoinBuildSide buildPartition(TaskGpu gpu, Iterator<ColumnarBatch> input, PartitionPlan plan) {
-    DeviceBatch batch = DeviceBatches.whole(gpu, input, plan.buildOutput(), plan.timeZone());
-    return JoinBuildSide.of(gpu.backend(), batch, plan.buildKeys(), gpu.stream());
+  /**
+   * The stream's first batches, read until the stream ends or they hold more than {@code maxBytes} of device memory
+   * (then the hash join goes on: the merge join would hold the whole side). Frees them and the build side if reading
+   * fails.
+   */
+  private static List<ColumnarBatch> readUpTo(Iterator<ColumnarBatch> stream, long maxBytes, DeviceBatch build) {
+    List<ColumnarBatch> head = new ArrayList<>();
+    try {
+      long bytes = 0;
+      while (bytes <= maxBytes && stream.hasNext()) {
+        ColumnarBatch next = stream.next();
+        head.add(next);
+        bytes += DeviceBatches.unwrap(next).deviceBytes();
+      }
+      return head;
+    } catch (RuntimeException e) {
+      head.forEach(ColumnarBatch::close);
+      build.close();
+      throw e;
+    }
   }
 
+  private static long rows(List<ColumnarBatch> batches) {
+    return batches.stream().mapToLong(ColumnarBatch::numRows).sum();
+  }
 
+  private static <T> Iterator<T> concat(Iterator<T> first, Iterator<T> then) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return first.hasNext() || then.hasNext();
+      }
+
+      @Override
+      public T next() {
+        return first.hasNext() ? first.next() : then.next();
+      }
+    };
+  }
+
+  @Override
+  protected Object[] constructorArgs() {
+    return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
+        chunkPairs, adaptive};
+  }
 
   @Override
   protected GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight) {
     return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, newLeft, newRight, joinOutput,
-        partitioning, timeZone, chunkPairs);
+        partitioning, timeZone, chunkPairs, adaptive);
   }
-
 }

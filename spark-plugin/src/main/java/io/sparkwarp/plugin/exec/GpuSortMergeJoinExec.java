@@ -27,7 +27,10 @@ public final class GpuSortMergeJoinExec extends GpuHashJoinExec {
   public RDD<ColumnarBatch> doExecuteColumnar() {
     PartitionPlan plan = partitionPlan();
     return Partitions.zip(left.executeColumnar(), right.executeColumnar(),
-        (l, r) -> new MergeJoinIterator(TaskGpu.get(), l, r, plan));
+        (l, r) -> {
+          plan.metrics().mergePartitions().add(1);
+          return new MergeJoinIterator(TaskGpu.get(), l, r, plan);
+        });
   }
 
   @Override

@@ -6,12 +6,13 @@ import org.apache.spark.sql.execution.metric.SQLMetric;
 
 /** A GPU join's SQL metrics, updated by its partitions; laneUtilisation is null where no lanes are measured. */
 record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetric matches, SQLMetric naive,
-    SQLMetric pushDown, SQLMetric refill, SQLMetric laneUtilisation, SQLMetric buildUploadBytes)
+    SQLMetric pushDown, SQLMetric refill, SQLMetric mergePartitions, SQLMetric laneUtilisation, SQLMetric buildUploadBytes)
     implements Serializable {
   static JoinMetrics of(SparkwarpExec node) {
     return new JoinMetrics(node.metric(GpuMetrics.OUTPUT_ROWS), node.metric(GpuMetrics.OUTPUT_BATCHES),
         node.metric(GpuMetrics.GPU_TIME), node.metric(GpuMetrics.MATCHES), node.metric(GpuMetrics.NAIVE_PROBES),
         node.metric(GpuMetrics.PUSH_DOWN_PROBES), node.metric(GpuMetrics.REFILL_PROBES),
+        node.metric(GpuMetrics.MERGE_PARTITIONS),
         node.metricIfPresent(GpuMetrics.LANE_UTILISATION), node.metric(GpuMetrics.TRANSFER_BYTES));
   }
 

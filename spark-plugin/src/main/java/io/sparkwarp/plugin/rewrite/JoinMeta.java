@@ -5,6 +5,7 @@ import io.sparkwarp.join.JoinType;
 import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.plugin.config.JoinAlgorithm;
 import io.sparkwarp.plugin.config.WarpConf;
+import io.sparkwarp.plugin.exec.AdaptiveMerge;
 import io.sparkwarp.plugin.exec.GpuBroadcastHashJoinExec;
 import io.sparkwarp.plugin.exec.GpuShuffledHashJoinExec;
 import io.sparkwarp.plugin.exec.GpuSortMergeJoinExec;
@@ -34,13 +35,19 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.joins.ShuffledHashJoinExec;
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StringType;
 import scala.Option;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Spark's three equi-joins. Shuffled hash and sort-merge joins become {@link GpuShuffledHashJoinExec}, or {@link
- * GpuSortMergeJoinExec} under {@code spark.warp.join.algorithm=mergePath} (either way a sort-merge join's sorted
+ * Spark's three equi-joins. Shuffled hash and sort-merge joins become {@link GpuShuffledHashJoinExec} (which, under
+ * {@code spark.warp.join.algorithm=auto}, merges the partitions whose build keys repeat: {@link AdaptiveMerge}), or
+ * {@link GpuSortMergeJoinExec} under {@code spark.warp.join.algorithm=mergePath} (either way a sort-merge join's sorted
  * inputs are not needed, so the sorts Spark put under it go: the merge join sorts on the device); a broadcast hash
  * join becomes {@link
  * GpuBroadcastHashJoinExec} over Spark's own broadcast. Keys are of a type the kernels compare: columns, or
@@ -202,7 +209,26 @@ final class JoinMeta extends ExecMeta {
       return new GpuSortMergeJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
           plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows());
     }
+    AdaptiveMerge adaptive = context.conf().get(WarpConf.JOIN_ALGORITHM) == JoinAlgorithm.AUTO
+        && keysFitOneWord() ? new AdaptiveMerge(context.conf().get(WarpConf.AUTO_MERGE_BYTES)) : null;
     return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
-        plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows());
+        plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows(), adaptive);
+  }
+
+  /**
+   * Whether the device keys are fixed-width and together at most 64 bits wide (a long, two ints, a date and an int),
+   * so the merge join's sort takes its one-word path; strings and wide decimals sort many times slower.
+   */
+  private boolean keysFitOneWord() {
+    long bits = 0;
+    for (Expression key : spec.deviceKeys(leftKeys)) {
+      DataType type = key.dataType();
+      if (type instanceof StringType || type instanceof BinaryType
+          || type instanceof DecimalType d && d.precision() > Decimal.MAX_LONG_DIGITS()) {
+        return false;
+      }
+      bits += 8L * type.defaultSize();
+    }
+    return bits <= 64;
   }
 }

@@ -46,11 +46,12 @@ public final class Overrides {
       new ExecRule(UnionExec.class, "GpuUnionExec, the inputs' device batches passed on as they are",
           (plan, ctx) -> new UnionMeta((UnionExec) plan, ctx, ruleFor(UnionExec.class))),
       new ExecRule(ShuffledHashJoinExec.class, "GpuShuffledHashJoinExec, a hash join of each partition on the GPU "
-          + "(GpuSortMergeJoinExec under spark.warp.join.algorithm=mergePath)",
+          + "(merge path for partitions whose build keys repeat; GpuSortMergeJoinExec under "
+          + "spark.warp.join.algorithm=mergePath)",
           (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(ShuffledHashJoinExec.class))),
       new ExecRule(SortMergeJoinExec.class, "GpuShuffledHashJoinExec (no sort needed), a hash join of each "
-          + "partition on the GPU, or GpuSortMergeJoinExec, a merge-path join sorting on the GPU, under "
-          + "spark.warp.join.algorithm=mergePath",
+          + "partition on the GPU (merge path for partitions whose build keys repeat), or GpuSortMergeJoinExec, a "
+          + "merge-path join sorting on the GPU, under spark.warp.join.algorithm=mergePath",
           (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(SortMergeJoinExec.class))),
       new ExecRule(BroadcastHashJoinExec.class, "GpuBroadcastHashJoinExec, the broadcast built once per executor on "
           + "the GPU and probed there", (plan, ctx) -> new JoinMeta(plan, ctx, ruleFor(BroadcastHashJoinExec.class))),
