@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code spark.warp.join.algorithm=auto} (the default): a shuffled join on fixed-width keys merges a partition whose
- * stream side turns out to fit {@code spark.warp.join.autoMergeBytes} and to hold at most 8 rows per build row;
+ * stream side turns out to fit {@code spark.warp.join.autoMergeBytes} and to hold at most 4 rows per build row;
  * otherwise (a longer stream side, string keys, {@code hash}) the partition is hashed. Every join type must equal
  * Spark either way, and the switch must happen exactly where the rule says (the join's "partitions joined by merge
  * path" metric).

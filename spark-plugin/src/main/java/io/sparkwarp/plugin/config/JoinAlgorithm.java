@@ -3,8 +3,8 @@ package io.sparkwarp.plugin.config;
 /** How a shuffled equi-join runs on the GPU ({@code spark.warp.join.algorithm}). */
 public enum JoinAlgorithm {
   /**
-   * Per partition: the hash join, or the merge join where the build side's keys repeat enough for it to win and the
-   * stream side fits in device memory (docs/PERFORMANCE.md, "Merge join against hash join").
+   * Per partition: the merge join where the keys are fixed-width and the stream side fits in device memory and is
+   * at most 4 times the build side, the hash join otherwise (docs/PERFORMANCE.md, "Merge join against hash join").
    */
   AUTO,
   /** A hash join of each partition, building one side. */

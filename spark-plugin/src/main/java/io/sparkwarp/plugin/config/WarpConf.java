@@ -73,8 +73,8 @@ public final class WarpConf {
       "How shuffled equi-joins (sort-merge and shuffled hash) run on the GPU: HASH builds a hash table of one side "
           + "per partition; MERGEPATH (mergePath) sorts both sides together on the device and expands the matches by "
           + "merge path (GpuSortMergeJoinExec), needing both sides of a partition in device memory; AUTO plans the "
-          + "hash join and lets each partition switch to merge path when its build keys repeat 8 times or more on "
-          + "average and its stream side fits spark.warp.join.autoMergeBytes (docs/PERFORMANCE.md, \"Merge "
+          + "hash join and merges each partition whose keys are fixed-width, whose stream side fits "
+          + "spark.warp.join.autoMergeBytes and holds at most 4 rows per build row (docs/PERFORMANCE.md, \"Merge "
           + "join against hash join\"). Broadcast joins are always hash joins.");
   public static final ConfEntry<Long> AUTO_MERGE_BYTES = ConfEntry.bytes(PREFIX + "join.autoMergeBytes", 1L << 30,
       SESSION, "Under spark.warp.join.algorithm=AUTO, the most device memory a partition's stream side may take for "
