@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A recording of a busy thread named as Spark names task threads, and one that is not: only the first counts. JFR
+ * A recording of two busy threads named as Spark names task threads, one of them through {@link Marked}, and one
+ * that is not a task thread: the task threads count, and with a {@code through} prefix only the marked one. JFR
  * samples a few threads every period and may sample none on a loaded two-core machine, so a recording without task
  * samples is made again (up to five times) before the test fails.
  */
@@ -23,30 +24,54 @@ class ProfileSummaryTest {
   @Test
   void countsTaskThreadsByTheirTopFrames() throws Exception {
     List<String> lines = List.of("0 samples of task threads");
-    for (int attempt = 0; attempt < 5 && taskSamples(lines) == 0; attempt++) lines = record(dir.resolve(attempt + ".jfr"));
+    for (int attempt = 0; attempt < 5 && taskSamples(lines) == 0; attempt++) {
+      lines = ProfileSummary.summarize(record(dir.resolve(attempt + ".jfr")), 3, 10, null);
+    }
     assertTrue(taskSamples(lines) > 0, String.join("\n", lines));
     assertTrue(lines.stream().anyMatch(l -> l.contains("ProfileSummaryTest.busyTask")), String.join("\n", lines));
     assertTrue(lines.stream().noneMatch(l -> l.contains("busyOther")), String.join("\n", lines));
+  }
+
+  @Test
+  void keepsOnlyStacksThroughTheGivenClasses() throws Exception {
+    String through = Marked.class.getName();
+    List<String> lines = List.of("0 samples");
+    for (int attempt = 0; attempt < 5 && taskSamples(lines) == 0; attempt++) {
+      lines = ProfileSummary.summarize(record(dir.resolve(attempt + ".jfr")), 3, 10, through);
+    }
+    assertTrue(taskSamples(lines) > 0, String.join("\n", lines));
+    assertTrue(lines.get(0).endsWith(" through " + through), lines.get(0));
+    assertTrue(lines.stream().skip(1).allMatch(l -> l.contains("Marked.run")), String.join("\n", lines));
   }
 
   private static long taskSamples(List<String> lines) {
     return Long.parseLong(lines.get(0).split(" ")[0]);
   }
 
-  private static List<String> record(Path file) throws Exception {
+  private static Path record(Path file) throws Exception {
     try (Recording recording = new Recording()) {
       recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
       recording.start();
       Thread task = new Thread(ProfileSummaryTest::busyTask, "Executor task launch worker for task 0.0");
+      Thread marked = new Thread(Marked::run, "Executor task launch worker for task 1.0");
       Thread other = new Thread(ProfileSummaryTest::busyOther, "some other thread");
       task.start();
+      marked.start();
       other.start();
       task.join();
+      marked.join();
       other.join();
       recording.stop();
       recording.dump(file);
     }
-    return ProfileSummary.summarize(file, 3, 10);
+    return file;
+  }
+
+  /** The classes a {@code through} filter names: a task busy through them. */
+  private static final class Marked {
+    static void run() {
+      spin();
+    }
   }
 
   private static void busyTask() {
