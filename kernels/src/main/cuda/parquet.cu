@@ -4,6 +4,7 @@
 // PageTable (int64 words). Every kernel gives one warp to one block, page or row and bounds-checks what it reads; a
 // page whose status is not 0 is skipped by the later kernels, and the host raises the error.
 #include "sparkwarp/delta_binary_packed.cuh"
+#include "sparkwarp/delta_byte_array.cuh"
 #include "sparkwarp/parquet_status.cuh"
 #include "sparkwarp/rle_hybrid.cuh"
 #include "sparkwarp/snappy.cuh"
@@ -32,7 +33,8 @@ struct PageDesc {
 };
 
 enum PageKind : int64_t {
-  PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3, DELTA_BINARY_PACKED = 4
+  PLAIN = 0, DICTIONARY_ENCODED = 1, RLE_BOOLEAN = 2, DICTIONARY_PAGE = 3, DELTA_BINARY_PACKED = 4,
+  DELTA_LENGTH_BYTE_ARRAY = 5, DELTA_BYTE_ARRAY = 6, BYTE_STREAM_SPLIT = 7
 };
 // ParquetPrimitives' physical types (PhysicalType ordinals).
 enum Physical : int32_t {
@@ -52,6 +54,20 @@ __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_len
     case P_FIXED: return type_length;
     case P_INT96: return 12;
     default: return 0;
+  }
+}
+
+// Whether a page of `kind` may hold values of `physical` (`width` bytes each): the encodings that are not
+// for every type. The planner only hands over such pages; this keeps a wrong table from reading out of bounds.
+__device__ __forceinline__ bool encoding_fits(int64_t kind, int32_t physical, int width) {
+  const bool integer = physical == P_INT32 || physical == P_UINT32 || physical == P_INT64 || physical == P_INT64_MILLIS;
+  switch (kind) {
+    case DELTA_BINARY_PACKED: return integer;
+    case DELTA_LENGTH_BYTE_ARRAY: return physical == P_BYTES;
+    case DELTA_BYTE_ARRAY: return physical == P_BYTES || (physical == P_FIXED && width <= 8);
+    case BYTE_STREAM_SPLIT:
+      return integer || physical == P_FLOAT || physical == P_DOUBLE || (physical == P_FIXED && width <= 8);
+    default: return true;
   }
 }
 
@@ -100,6 +116,26 @@ __device__ int32_t walk_strings(const uint8_t* pages, int64_t start, int64_t end
   return PQ_OK;
 }
 
+// Fixed-length DELTA_BYTE_ARRAY values, each `width` (<= 8) bytes, rebuilt from their prefixes and suffixes into
+// out[k] (its first width bytes, in stored order). Lane b keeps byte b of the value before, so each value is a
+// step of the warp; the values are only a few bytes, so this serial walk costs little.
+__device__ int32_t rebuild_fixed(const uint8_t* pages, int64_t count, int width, const int32_t* prefixes,
+                                 const int32_t* lengths, const int32_t* starts, int64_t* out) {
+  const int lane = lane_id();
+  bool wrong = false;
+  for (int64_t k = lane; k < count; k += 32) wrong |= lengths[k] != width;
+  if (__any_sync(FULL_WARP, wrong)) return PQ_SIZE_MISMATCH;
+  __syncwarp();  // every lane reads every value's entries below
+  uint8_t byte = 0;
+  for (int64_t k = 0; k < count; k++) {
+    if (lane < width) {
+      if (lane >= prefixes[k]) byte = pages[starts[k] + lane - prefixes[k]];
+      reinterpret_cast<uint8_t*>(out + k)[lane] = byte;
+    }
+  }
+  return PQ_OK;
+}
+
 }  // namespace
 
 // One warp per block: Snappy, or a copy of uncompressed bytes. Dynamic shared memory: ring_bytes per warp of the
@@ -126,7 +162,9 @@ extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* outpu
 // One warp per page: definition levels into defined[row] (0/1), the page's values located (value_start), dictionary
 // indices and RLE booleans expanded into indices[row_start + k] for the k-th non-null value, DELTA_BINARY_PACKED
 // values into deltas[row_start + k], and PLAIN byte arrays (and dictionary pages of byte arrays) walked into string
-// slots. Checks every size against the page.
+// slots. DELTA_LENGTH_BYTE_ARRAY values take string slots too; DELTA_BYTE_ARRAY values their suffixes' (slot_start),
+// their whole length (slot_len) and their prefix length (indices), and fixed-length ones are rebuilt into deltas.
+// Checks every size against the page.
 extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* table, int32_t page_count,
                                          int32_t physical, int32_t type_length, uint8_t* defined, int32_t* indices,
                                          int64_t* deltas, int64_t* value_start, int32_t* slot_start,
@@ -179,10 +217,25 @@ extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* t
       values = levels + level_bytes;
     }
     // values
+    if (err == PQ_OK && !encoding_fits(d.kind, physical, width)) err = PQ_BAD_ENCODING;
     if (err == PQ_OK && d.kind == DELTA_BINARY_PACKED) {
       err = delta_binary_packed_decode_warp(pages + values, end - values, non_null, [&](int64_t i, uint64_t v) {
         deltas[d.row_start + i] = static_cast<int64_t>(v);
       });
+    } else if (err == PQ_OK && d.kind == DELTA_LENGTH_BYTE_ARRAY) {
+      int64_t pos = values;
+      err = delta_length_byte_array_warp(pages, end, &pos, non_null, slot_len + d.row_start, slot_start + d.row_start);
+    } else if (err == PQ_OK && d.kind == DELTA_BYTE_ARRAY) {
+      err = delta_byte_array_warp(pages, end, values, non_null, indices + d.row_start, slot_len + d.row_start,
+                                  slot_start + d.row_start);
+      if (err == PQ_OK && physical == P_FIXED) {
+        err = rebuild_fixed(pages, non_null, width, indices + d.row_start, slot_len + d.row_start,
+                            slot_start + d.row_start, deltas + d.row_start);
+      }
+    } else if (err == PQ_OK && d.kind == BYTE_STREAM_SPLIT) {
+      // as parquet-mr reads it: the streams split the rest of the page evenly, each at least a byte per value
+      if ((end - values) % width != 0) err = PQ_SIZE_MISMATCH;
+      else if ((end - values) / width < non_null) err = PQ_TRUNCATED;
     } else if (err == PQ_OK && d.kind == PLAIN) {
       if (physical == P_BYTES) {
         if (lane == 0) err = walk_strings(pages, values, end, non_null, slot_start, slot_len, d.row_start);
@@ -249,6 +302,7 @@ __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* d
 
 // One warp per data page: fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows to byte/short
 // or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later).
+// BYTE_STREAM_SPLIT values gather their bytes from the page's streams, a lane a value (each stream read coalesced).
 extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDesc* table, int32_t page_count,
                                               int32_t physical, int32_t type_length, const uint8_t* defined,
                                               const int32_t* indices, const int64_t* deltas,
@@ -260,6 +314,7 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
     const int width = physical_width(physical, type_length);
     const int64_t values = value_start[pg];
     const int64_t dictionary = d.kind == DICTIONARY_ENCODED ? value_start[d.link] : 0;
+    const int64_t stride = width > 0 ? (d.offset + d.bytes - values) / width : 0;  // BYTE_STREAM_SPLIT
     bool overflow = false;
     for_each_row(d, defined, [&](int64_t row, int64_t k) {
       int64_t v = 0;
@@ -268,9 +323,16 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
           v = d.kind == RLE_BOOLEAN ? indices[d.row_start + k] : (pages[values + (k >> 3)] >> (k & 7)) & 1;
         } else {
           const bool delta = d.kind == DELTA_BINARY_PACKED;  // INT32 or INT64: their low bytes as stored
-          const uint8_t* p = d.kind == DICTIONARY_ENCODED
-              ? pages + dictionary + static_cast<int64_t>(indices[d.row_start + k]) * width
-              : pages + values + k * width;
+          uint8_t split[8];  // BYTE_STREAM_SPLIT: the value's bytes, gathered
+          const uint8_t* p = pages + values + k * width;
+          if (d.kind == DICTIONARY_ENCODED) {
+            p = pages + dictionary + static_cast<int64_t>(indices[d.row_start + k]) * width;
+          } else if (d.kind == DELTA_BYTE_ARRAY) {  // rebuilt by sw_pq_prepare
+            p = reinterpret_cast<const uint8_t*>(deltas + d.row_start + k);
+          } else if (d.kind == BYTE_STREAM_SPLIT) {
+            for (int b = 0; b < width; b++) split[b] = pages[values + b * stride + k];
+            p = split;
+          }
           const int64_t stored = delta ? deltas[d.row_start + k] : 0;
           if (physical == P_INT96) {
             v = int96_micros(p);
@@ -303,8 +365,9 @@ extern "C" __global__ void sw_pq_pack_bits(const uint8_t* bytes, int64_t n, uint
   });
 }
 
-// One warp per data page of byte arrays: each row's string slot (-1 for null) and length (the offsets before their
-// scan); total accumulates the column's bytes, so the host can refuse a column past 2^31 - 1 bytes.
+// One warp per data page of byte arrays: each row's string slot for sw_pq_string_copy (-1 for null, and for the rows
+// of DELTA_BYTE_ARRAY pages, which sw_pq_delta_strings writes) and length (the offsets before their scan); total
+// accumulates the column's bytes, so the host can refuse a column past 2^31 - 1 bytes.
 extern "C" __global__ void sw_pq_string_lengths(const PageDesc* table, int32_t page_count, const uint8_t* defined,
                                                 const int32_t* indices, const int32_t* slot_len, int64_t rows,
                                                 int32_t* lengths, int32_t* row_slot,
@@ -319,7 +382,7 @@ extern "C" __global__ void sw_pq_string_lengths(const PageDesc* table, int32_t p
       if (k >= 0) slot = d.kind == DICTIONARY_ENCODED ? dictionary_slots + indices[d.row_start + k] : d.row_start + k;
       const int32_t n = slot >= 0 ? slot_len[slot] : 0;
       lengths[row] = n;
-      row_slot[row] = static_cast<int32_t>(slot);
+      row_slot[row] = d.kind == DELTA_BYTE_ARRAY ? -1 : static_cast<int32_t>(slot);
       bytes += n;
     });
     bytes = warp_sum(bytes);
@@ -337,5 +400,35 @@ extern "C" __global__ void sw_pq_string_copy(const uint8_t* pages, const int32_t
     uint8_t* to = data + offsets[row];
     const int32_t n = offsets[row + 1] - offsets[row];
     for (int32_t i = lane_id(); i < n; i += 32) to[i] = from[i];
+  });
+}
+
+// One warp per DELTA_BYTE_ARRAY page of byte arrays, after the offsets: value k is the first indices[row_start + k]
+// bytes of value k - 1, already in data, then its suffix from the page. Each value needs the one before it, so the
+// warp walks the page's values in order with its lanes copying each value's bytes together, and the pages decode
+// side by side (cuDF decodes them so too).
+extern "C" __global__ void sw_pq_delta_strings(const uint8_t* pages, const PageDesc* table, int32_t page_count,
+                                               const uint8_t* defined, const int32_t* indices,
+                                               const int32_t* slot_start, const int32_t* offsets, uint8_t* data,
+                                               int32_t* status) {
+  for_each_warp_tile(page_count, [&](int64_t pg) {
+    const PageDesc d = table[pg];
+    if (d.kind != DELTA_BYTE_ARRAY || !page_usable(d, pg, status)) return;
+    const uint8_t* previous = data;  // the value before (the first value's prefix is empty)
+    int64_t k = 0;
+    for (int64_t tile = 0; tile < d.num_values; tile += 32) {
+      const int64_t i = tile + lane_id();
+      uint32_t valid = __ballot_sync(FULL_WARP, i < d.num_values && defined[d.row_start + i] != 0);
+      for (; valid != 0; valid &= valid - 1, k++) {
+        const int64_t row = d.row_start + tile + __ffs(static_cast<int>(valid)) - 1;
+        const int32_t prefix = indices[d.row_start + k];
+        const uint8_t* suffix = pages + slot_start[d.row_start + k];
+        uint8_t* to = data + offsets[row];
+        const int32_t n = offsets[row + 1] - offsets[row];
+        for (int32_t b = lane_id(); b < n; b += 32) to[b] = b < prefix ? previous[b] : suffix[b - prefix];
+        __syncwarp();  // the next value reads these bytes
+        previous = to;
+      }
+    }
   });
 }

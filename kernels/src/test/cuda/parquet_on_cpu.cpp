@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   int32_t error = first_error(block_status, block_count);
   if (error == 0) {
     compare(*read(dir + "/pages.bin"), pages.data, pages_bytes, "decompressed pages");
-    const int64_t slots = physical == P_BYTES ? rows + dictionary_entries : 0;
+    const int64_t slots = rows + dictionary_entries;  // PageTable.stringSlots at most
     Buffer status(4 * page_count), defined(rows), indices(4 * rows), value_start(8 * page_count), slot_start(4 * slots),
         slot_len(4 * slots), validity((rows + 7) / 8), deltas(8 * rows);
     launch(BLOCKS, THREADS, [&] {
@@ -118,6 +118,10 @@ int main(int argc, char** argv) {
         Buffer data(sum);
         launch(BLOCKS, THREADS, [&] {
           sw_pq_string_copy(pages.data, slot_start.as<int32_t>(), row_slot.as<int32_t>(), o, rows, data.data);
+        });
+        launch(BLOCKS, THREADS, [&] {
+          sw_pq_delta_strings(pages.data, table->as<PageDesc>(), page_count, defined.data, indices.as<int32_t>(),
+                              slot_start.as<int32_t>(), o, data.data, status.as<int32_t>());
         });
         launch(BLOCKS, THREADS, [&] { sw_pq_pack_bits(defined.data, rows, validity.as<uint32_t>()); });
         compare(*read(dir + "/offsets.bin"), offsets.data, offsets.bytes, "offsets");

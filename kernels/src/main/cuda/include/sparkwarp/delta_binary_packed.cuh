@@ -15,8 +15,11 @@ __device__ __forceinline__ uint64_t zigzag_decode(uint64_t n) { return (n >> 1) 
 
 // Decodes `count` values from src[0, len), calling emit(i, value) for each (lane i % 32 of the warp). All 32 lanes
 // call it with the same arguments; returns the status on every lane. The header's value count must equal `count`.
+// *used, when given, receives the bytes the stream took: where what follows it begins (the bytes of
+// DELTA_LENGTH_BYTE_ARRAY, the suffixes of DELTA_BYTE_ARRAY).
 template <typename Emit>
-__device__ int32_t delta_binary_packed_decode_warp(const uint8_t* src, int64_t len, int64_t count, Emit emit) {
+__device__ int32_t delta_binary_packed_decode_warp(const uint8_t* src, int64_t len, int64_t count, Emit emit,
+                                                   int64_t* used = nullptr) {
   int64_t pos = 0;
   uint64_t block_values, miniblocks, total, first;
   int32_t err = read_uleb64(src, len, &pos, &block_values);
@@ -29,12 +32,11 @@ __device__ int32_t delta_binary_packed_decode_warp(const uint8_t* src, int64_t l
     return PQ_BAD_HEADER;
   }
   if (static_cast<int64_t>(total) != count) return PQ_SIZE_MISMATCH;
-  if (count == 0) return PQ_OK;
   const int lane = lane_id();
   const int64_t per_miniblock = static_cast<int64_t>(block_values / miniblocks);
   uint64_t last = zigzag_decode(first);
-  if (lane == 0) emit(0, last);
-  int64_t done = 1;
+  if (lane == 0 && count > 0) emit(0, last);
+  int64_t done = count > 0 ? 1 : 0;
   while (done < count) {
     uint64_t min_delta;
     err = read_uleb64(src, len, &pos, &min_delta);
@@ -60,6 +62,7 @@ __device__ int32_t delta_binary_packed_decode_warp(const uint8_t* src, int64_t l
       pos += per_miniblock * width / 8;  // a miniblock is stored whole, padded
     }
   }
+  if (used != nullptr) *used = pos;
   return PQ_OK;
 }
 

@@ -18,6 +18,7 @@ enum DecodeStatus : int32_t {
   PQ_BAD_HEADER = 9,      // an unreadable varint
   PQ_DICTIONARY = 10,     // the page's dictionary is itself corrupt
   PQ_OVERFLOW = 11,       // a value out of range once converted (milliseconds to microseconds)
+  PQ_BAD_ENCODING = 12,   // a page encoding the column's physical type cannot have
 };
 
 }  // namespace sparkwarp

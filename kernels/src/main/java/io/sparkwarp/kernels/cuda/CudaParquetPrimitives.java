@@ -34,6 +34,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
   private final CudaKernel packBits;
   private final CudaKernel stringLengths;
   private final CudaKernel stringCopy;
+  private final CudaKernel deltaStrings;
 
   CudaParquetPrimitives(CudaBackend backend, CudaModule module) {
     this.backend = backend;
@@ -44,6 +45,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     packBits = module.kernel("sw_pq_pack_bits");
     stringLengths = module.kernel("sw_pq_string_lengths");
     stringCopy = module.kernel("sw_pq_string_copy");
+    deltaStrings = module.kernel("sw_pq_delta_strings");
   }
 
   @Override
@@ -73,13 +75,13 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     int count = table.count();
     long[] words = table.words();
     boolean strings = spec.physical() == PhysicalType.BYTE_ARRAY;
-    long slots = strings ? rows + table.dictionaryEntries() : 0;
+    long slots = table.stringSlots(spec.physical());
     try (HostBlock staging = backend.transferMemory().pool().allocate(8L * words.length + 4L * count + 8);
         DeviceBuffer tableBuffer = backend.allocate(8L * words.length, stream);
         DeviceBuffer status = backend.allocate(4L * count, stream);
         DeviceBuffer defined = backend.allocate(rows, stream);
         DeviceBuffer indices = backend.allocate(4L * rows, stream);
-        DeviceBuffer deltas = backend.allocate(table.has(PageTable.Kind.DELTA_BINARY_PACKED) ? 8L * rows : 0, stream);
+        DeviceBuffer deltas = backend.allocate(table.needsRowWords() ? 8L * rows : 0, stream);
         DeviceBuffer valueStart = backend.allocate(8L * count, stream);
         DeviceBuffer slotStart = backend.allocate(4 * slots, stream);
         DeviceBuffer slotLength = backend.allocate(4 * slots, stream)) {
@@ -91,7 +93,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
           .pointer(valueStart).pointer(slotStart).pointer(slotLength).i64(rows).pointer(status));
       Staged staged = new Staged(staging, 8L * words.length, count, status);
       return strings
-          ? decodeStrings(pages, tableBuffer, count, spec.output(), rows, defined, indices, slotStart, slotLength,
+          ? decodeStrings(pages, tableBuffer, table, spec.output(), rows, defined, indices, slotStart, slotLength,
               staged, stream)
           : decodeFixed(pages, tableBuffer, count, spec, rows, defined, indices, deltas, valueStart, staged, stream);
     }
@@ -134,10 +136,11 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     }
   }
 
-  private DeviceColumn decodeStrings(DeviceBuffer pages, DeviceBuffer table, int count, DeviceType type, int rows,
-      DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer slotStart, DeviceBuffer slotLength, Staged staged,
-      DeviceStream stream) {
+  private DeviceColumn decodeStrings(DeviceBuffer pages, DeviceBuffer table, PageTable pageTable, DeviceType type,
+      int rows, DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer slotStart, DeviceBuffer slotLength,
+      Staged staged, DeviceStream stream) {
     CudaStream s = CudaStream.of(stream);
+    int count = pageTable.count();
     DeviceBuffer validity = null;
     DeviceBuffer offsets = null;
     try (DeviceBuffer rowSlot = backend.allocate(4L * rows, stream);
@@ -165,6 +168,11 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
         if (rows > 0) {
           stringCopy.launchGridStride(32L * rows, s, new KernelArgs().pointer(pages).pointer(slotStart)
               .pointer(rowSlot).pointer(column.offsets()).i64(rows).pointer(data));
+        }
+        if (pageTable.has(PageTable.Kind.DELTA_BYTE_ARRAY)) {
+          deltaStrings.launchGridStride(32L * count, s, new KernelArgs().pointer(pages).pointer(table).i32(count)
+              .pointer(defined).pointer(indices).pointer(slotStart).pointer(column.offsets()).pointer(data)
+              .pointer(staged.status()));
         }
         pack(defined, rows, column.validity(), s);
         stream.synchronize();  // the pages and slots are freed by the caller next

@@ -65,7 +65,10 @@ final class HostParquetPrimitives implements ParquetPrimitives {
     private final ColumnSpec spec;
     private final byte[] defined;
     private final int[] indices;
-    /** Per row, the DELTA_BINARY_PACKED value of its page's k-th non-null value (sw_pq_prepare's deltas). */
+    /**
+     * Per row, the DELTA_BINARY_PACKED value of its page's k-th non-null value, or the bytes of a fixed-length
+     * DELTA_BYTE_ARRAY one, byte b at bits 8b (sw_pq_prepare's deltas).
+     */
     private final long[] deltas;
     private final long[] valueStart;
     private final int[] slotStart;
@@ -78,9 +81,9 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       int rows = Math.toIntExact(table.rowCount());
       this.defined = new byte[rows];
       this.indices = new int[rows];
-      this.deltas = new long[table.has(PageTable.Kind.DELTA_BINARY_PACKED) ? rows : 0];
+      this.deltas = new long[table.needsRowWords() ? rows : 0];
       this.valueStart = new long[table.count()];
-      int slots = spec.physical() == PhysicalType.BYTE_ARRAY ? Math.toIntExact(rows + table.dictionaryEntries()) : 0;
+      int slots = Math.toIntExact(table.stringSlots(spec.physical()));
       this.slotStart = new int[slots];
       this.slotLength = new int[slots];
     }
@@ -127,9 +130,24 @@ final class HostParquetPrimitives implements ParquetPrimitives {
         values = levels + levelBytes;
       }
       valueStart[p] = values;
+      if (!encodingFits(kind, spec.physical(), width)) return DecodeError.BAD_ENCODING;
       if (kind == PageTable.Kind.DELTA_BINARY_PACKED) {
         return HostDeltaBinaryPacked.decode(new HostBytes(pages + values, end - values), nonNull,
             (i, v) -> deltas[rowStart + (int) i] = v);
+      }
+      if (kind == PageTable.Kind.DELTA_LENGTH_BYTE_ARRAY) {
+        return HostDeltaByteArray.lengthPrefixed(pages, end, new long[] {values}, nonNull, slotLength, slotStart,
+            rowStart);
+      }
+      if (kind == PageTable.Kind.DELTA_BYTE_ARRAY) {
+        DecodeError err = HostDeltaByteArray.prefixed(pages, end, values, nonNull, indices, slotLength, slotStart,
+            rowStart);
+        if (err != DecodeError.NONE || spec.physical() != PhysicalType.FIXED_LEN_BYTE_ARRAY) return err;
+        return rebuildFixed(nonNull, width, rowStart);
+      }
+      if (kind == PageTable.Kind.BYTE_STREAM_SPLIT) {
+        if ((end - values) % width != 0) return DecodeError.SIZE_MISMATCH;
+        return (end - values) / width < nonNull ? DecodeError.TRUNCATED : DecodeError.NONE;
       }
       if (kind == PageTable.Kind.PLAIN) {
         if (spec.physical() == PhysicalType.BYTE_ARRAY) return walkStrings(values, end, nonNull, rowStart);
@@ -161,6 +179,23 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       });
       if (err != DecodeError.NONE) return err;
       if (bad[0]) return kind == PageTable.Kind.DICTIONARY_ENCODED ? DecodeError.BAD_INDEX : DecodeError.BAD_LEVEL;
+      return DecodeError.NONE;
+    }
+
+    /** rebuild_fixed: fixed-length DELTA_BYTE_ARRAY values from their prefixes and suffixes into deltas. */
+    private DecodeError rebuildFixed(long count, int width, int at) {
+      for (int k = 0; k < count; k++) {
+        if (slotLength[at + k] != width) return DecodeError.SIZE_MISMATCH;
+      }
+      long value = 0;
+      for (int k = 0; k < count; k++) {
+        int prefix = indices[at + k];
+        for (int b = prefix; b < width; b++) {
+          long fresh = MemoryUtil.getByte(pages + slotStart[at + k] + b - prefix) & 0xffL;
+          value = (value & ~(0xffL << 8 * b)) | fresh << 8 * b;
+        }
+        deltas[at + k] = value;
+      }
       return DecodeError.NONE;
     }
 
@@ -234,6 +269,24 @@ final class HostParquetPrimitives implements ParquetPrimitives {
           default -> width == 4 ? (int) stored : stored;
         };
       }
+      if (kind == PageTable.Kind.DELTA_BYTE_ARRAY) {  // fixed-length decimals, rebuilt by page()
+        long v = 0;
+        for (int b = 0; b < width; b++) v = (v << 8) | ((deltas[rowStart + (int) k] >>> 8 * b) & 0xff);
+        return signExtend(v, width);
+      }
+      if (kind == PageTable.Kind.BYTE_STREAM_SPLIT) {  // byte b of every value, then byte b + 1
+        long stride = (table.offset(p) + table.bytes(p) - valueStart[p]) / width;
+        long v = 0;
+        for (int b = 0; b < width; b++) {
+          long stored = all.u8(valueStart[p] + b * stride + k);
+          v = spec.physical() == PhysicalType.FIXED_LEN_BYTE_ARRAY ? (v << 8) | stored : v | stored << 8 * b;
+        }
+        return switch (spec.physical()) {
+          case UINT32 -> v;
+          case INT64_MILLIS -> micros(p, v);
+          default -> signExtend(v, width);
+        };
+      }
       long at = kind == PageTable.Kind.DICTIONARY_ENCODED
           ? valueStart[(int) table.link(p)] + (long) indices[rowStart + (int) k] * width
           : valueStart[p] + k * width;
@@ -255,8 +308,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       } else {
         v = all.le(at, width);
       }
-      int shift = 64 - 8 * width;
-      return (v << shift) >> shift;
+      return signExtend(v, width);
     }
 
     /** Milliseconds as microseconds; a value past the range fails page p, as Spark's reader fails the file. */
@@ -268,6 +320,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
 
     DeviceColumn strings(int rows, DeviceStream stream) {
       int[] rowSlot = new int[rows];
+      int[] rowLength = new int[rows];
       int[] offsets = new int[rows + 1];
       long total = 0;
       for (int p = 0; p < table.count(); p++) {
@@ -276,13 +329,16 @@ final class HostParquetPrimitives implements ParquetPrimitives {
         long dictionarySlots = table.kind(p) == PageTable.Kind.DICTIONARY_ENCODED
             ? table.rowCount() + table.link((int) table.link(p)) : 0;
         PageTable.Kind kind = table.kind(p);
-        forEachRow(p, (row, k) -> rowSlot[row] = k < 0 ? -1
-            : (int) (kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionarySlots + indices[rowStart + (int) k]
-                : rowStart + k));
+        forEachRow(p, (row, k) -> {
+          int slot = k < 0 ? -1 : (int) (kind == PageTable.Kind.DICTIONARY_ENCODED
+              ? dictionarySlots + indices[rowStart + (int) k] : rowStart + k);
+          rowLength[row] = slot < 0 ? 0 : slotLength[slot];
+          rowSlot[row] = kind == PageTable.Kind.DELTA_BYTE_ARRAY ? -1 : slot;  // copied by copyDeltaStrings
+        });
       }
       for (int r = 0; r < rows; r++) {
         offsets[r] = (int) total;
-        total += rowSlot[r] < 0 ? 0 : slotLength[rowSlot[r]];
+        total += rowLength[r];
         if (total > Integer.MAX_VALUE) {
           throw new IllegalArgumentException("a string column of more than 2^31 - 1 bytes in one batch");
         }
@@ -298,12 +354,29 @@ final class HostParquetPrimitives implements ParquetPrimitives {
                 offsets[r + 1] - offsets[r]);
           }
         }
+        for (int p = 0; p < table.count(); p++) {
+          if (table.kind(p) == PageTable.Kind.DELTA_BYTE_ARRAY) copyDeltaStrings(p, offsets, column.data().address());
+        }
         writeValidity(column, rows, stream);
         return column;
       } catch (RuntimeException e) {
         column.close();
         throw e;
       }
+    }
+
+    /** sw_pq_delta_strings: each value of DELTA_BYTE_ARRAY page p is its prefix of the value before, then its suffix. */
+    private void copyDeltaStrings(int p, int[] offsets, long data) {
+      int rowStart = (int) table.rowStart(p);
+      long[] previous = {data};
+      forEachRow(p, (row, k) -> {
+        if (k < 0) return;
+        int prefix = indices[rowStart + (int) k];
+        long to = data + offsets[row];
+        MemoryUtil.copyMemory(previous[0], to, prefix);
+        MemoryUtil.copyMemory(pages + slotStart[rowStart + (int) k], to + prefix, offsets[row + 1] - offsets[row] - prefix);
+        previous[0] = to;
+      });
     }
 
     private void writeValidity(DeviceColumn column, int rows, DeviceStream stream) {
@@ -313,6 +386,29 @@ final class HostParquetPrimitives implements ParquetPrimitives {
         if (defined[r] != 0) setBit(validity, r);
       }
     }
+  }
+
+  /** parquet.cu's encoding_fits: whether a page of {@code kind} may hold values of {@code physical}. */
+  private static boolean encodingFits(PageTable.Kind kind, PhysicalType physical, int width) {
+    boolean integer = switch (physical) {
+      case INT32, UINT32, INT64, INT64_MILLIS -> true;
+      default -> false;
+    };
+    boolean smallFixed = physical == PhysicalType.FIXED_LEN_BYTE_ARRAY && width <= 8;
+    return switch (kind) {
+      case DELTA_BINARY_PACKED -> integer;
+      case DELTA_LENGTH_BYTE_ARRAY -> physical == PhysicalType.BYTE_ARRAY;
+      case DELTA_BYTE_ARRAY -> physical == PhysicalType.BYTE_ARRAY || smallFixed;
+      case BYTE_STREAM_SPLIT -> integer || physical == PhysicalType.FLOAT || physical == PhysicalType.DOUBLE
+          || smallFixed;
+      default -> true;
+    };
+  }
+
+  /** The low {@code width} bytes of v, sign-extended. */
+  private static long signExtend(long v, int width) {
+    int shift = 64 - 8 * width;
+    return (v << shift) >> shift;
   }
 
   private static void setBit(long bitmap, long bit) {

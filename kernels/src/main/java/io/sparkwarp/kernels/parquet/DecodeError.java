@@ -13,7 +13,8 @@ public enum DecodeError {
   OVERRUN("output past the size its header declares"),
   BAD_HEADER("an unreadable varint"),
   DICTIONARY("a corrupt dictionary"),
-  OVERFLOW("a value out of range once converted (milliseconds to microseconds)");
+  OVERFLOW("a value out of range once converted (milliseconds to microseconds)"),
+  BAD_ENCODING("a page encoding its column's physical type cannot have");
 
   private final String description;
 

@@ -22,7 +22,13 @@ public final class PageTable {
     /** A dictionary: PLAIN values, no rows. */
     DICTIONARY_PAGE,
     /** DELTA_BINARY_PACKED integers (INT32 and INT64 columns). */
-    DELTA_BINARY_PACKED
+    DELTA_BINARY_PACKED,
+    /** DELTA_LENGTH_BYTE_ARRAY: the lengths DELTA_BINARY_PACKED, then the bytes (BYTE_ARRAY columns). */
+    DELTA_LENGTH_BYTE_ARRAY,
+    /** DELTA_BYTE_ARRAY: lengths shared with the value before, then the rest (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY). */
+    DELTA_BYTE_ARRAY,
+    /** BYTE_STREAM_SPLIT: byte k of every value, then byte k + 1 (FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY). */
+    BYTE_STREAM_SPLIT
   }
 
   private long[] words = new long[WORDS * 16];
@@ -127,6 +133,22 @@ public final class PageTable {
       if (kind(p) == kind) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether decoding keeps a 64-bit word per row: DELTA_BINARY_PACKED values, and fixed-length DELTA_BYTE_ARRAY ones
+   * rebuilt from their prefixes.
+   */
+  public boolean needsRowWords() {
+    return has(Kind.DELTA_BINARY_PACKED) || has(Kind.DELTA_BYTE_ARRAY);
+  }
+
+  /**
+   * String slots decoding keeps (a start and a length each), one per row and dictionary entry for byte arrays and for
+   * DELTA_BYTE_ARRAY suffixes of any type, else none.
+   */
+  public long stringSlots(PhysicalType physical) {
+    return physical == PhysicalType.BYTE_ARRAY || has(Kind.DELTA_BYTE_ARRAY) ? rows + dictionaryEntries : 0;
   }
 
   /** A data page's dictionary page; a dictionary page's first string slot past the rows. */

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -15,20 +16,24 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.bytestreamsplit.ByteStreamSplitValuesWriter;
 import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForInteger;
 import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForLong;
+import org.apache.parquet.column.values.deltalengthbytearray.DeltaLengthByteArrayValuesWriter;
+import org.apache.parquet.column.values.deltastrings.DeltaByteArrayWriter;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
+import org.apache.parquet.io.api.Binary;
 import org.xerial.snappy.Snappy;
 
 /**
- * A column written as Parquet pages the way parquet-mr lays them out (its own RLE/bit-packed encoder, snappy-java
- * for compression), in random shapes: several row groups each with or without a dictionary (and a fallback to PLAIN
- * or, for integers, DELTA_BINARY_PACKED part way), page v1 or v2, snappy or uncompressed, pages of random sizes (some
- * empty). What the scan hands the
- * primitives: the compressed input, the blocks that decompress it, and the table of the decompressed pages.
+ * A column written as Parquet pages the way parquet-mr lays them out (its own encoders, snappy-java for
+ * compression), in random shapes: several row groups each with or without a dictionary (and a fallback part way to
+ * an encoding of the type's, as parquet-mr falls back), page v1 or v2, snappy or uncompressed, pages of random sizes
+ * (some empty). What the scan hands the primitives: the compressed input, the blocks that decompress it, and the
+ * table of the decompressed pages.
  */
 public final class EncodedColumn {
-  /** parquet-mr's default dictionary page size, past which a writer falls back to PLAIN. */
+  /** parquet-mr's default dictionary page size, past which a writer falls back to its value encoding. */
   private static final int DICTIONARY_PAGE_BYTES = 1 << 20;
 
   public final ColumnSpec spec;
@@ -40,16 +45,20 @@ public final class EncodedColumn {
 
   private final ByteArrayOutputStream in = new ByteArrayOutputStream();
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  /** The encoding of every page outside a dictionary, or null for one of the type's at random per page. */
+  private final PageTable.Kind valueEncoding;
 
-  private EncodedColumn(ColumnSpec spec, int maxDefinition) {
+  private EncodedColumn(ColumnSpec spec, int maxDefinition, PageTable.Kind valueEncoding) {
     this.spec = spec;
     this.table = new PageTable(maxDefinition);
+    this.valueEncoding = valueEncoding;
     this.input = null;
     this.pages = null;
   }
 
   private EncodedColumn(EncodedColumn built) {
     this.spec = built.spec;
+    this.valueEncoding = built.valueEncoding;
     this.table = built.table;
     this.input = built.in.toByteArray();
     this.pages = built.out.toByteArray();
@@ -83,11 +92,39 @@ public final class EncodedColumn {
     };
   }
 
+  /** The encodings parquet-mr writes values of {@code physical} in outside a dictionary. */
+  public static List<PageTable.Kind> valueEncodings(PhysicalType physical) {
+    return switch (physical) {
+      case BOOLEAN -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.RLE_BOOLEAN);
+      case INT32, UINT32, INT64, INT64_MILLIS -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.DELTA_BINARY_PACKED,
+          PageTable.Kind.BYTE_STREAM_SPLIT);
+      case FLOAT, DOUBLE -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.BYTE_STREAM_SPLIT);
+      case FIXED_LEN_BYTE_ARRAY -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.DELTA_BYTE_ARRAY,
+          PageTable.Kind.BYTE_STREAM_SPLIT);
+      case BYTE_ARRAY -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.DELTA_LENGTH_BYTE_ARRAY,
+          PageTable.Kind.DELTA_BYTE_ARRAY);
+      case INT96 -> List.of(PageTable.Kind.PLAIN);
+    };
+  }
+
+  /** The non-null values of {@code values} as one page's values in {@code kind} (not PLAIN nor a dictionary's). */
+  static byte[] valuesOnly(FieldVector values, ColumnSpec spec, PageTable.Kind kind, Random rnd) {
+    return new EncodedColumn(spec, 0, kind).encoded(kind, values, 0, values.getValueCount(), rnd);
+  }
+
   /** Encodes every row of {@code values} (nullable when it has nulls or at random). */
   public static EncodedColumn encode(FieldVector values, ColumnSpec spec, Random rnd) {
+    return encode(values, spec, rnd, null);
+  }
+
+  /**
+   * Encodes every row of {@code values}, the pages outside dictionaries in {@code valueEncoding} (one of
+   * {@link #valueEncodings}; null: any of them, per page).
+   */
+  public static EncodedColumn encode(FieldVector values, ColumnSpec spec, Random rnd, PageTable.Kind valueEncoding) {
     int rows = values.getValueCount();
     int maxDefinition = values.getNullCount() > 0 || rnd.nextBoolean() ? 1 : 0;
-    EncodedColumn c = new EncodedColumn(spec, maxDefinition);
+    EncodedColumn c = new EncodedColumn(spec, maxDefinition, valueEncoding);
     int row = 0;
     while (row < rows || c.table.count() == 0) {
       int groupRows = Math.min(rows - row, 1 + rnd.nextInt(Math.max(1, rows / 2 + 1)));
@@ -103,11 +140,14 @@ public final class EncodedColumn {
     int dictionary = -1;
     int dictionaryRows = 0;
     Map<Object, Integer> ids = new HashMap<>();
-    if (spec.physical() != PhysicalType.BOOLEAN && rnd.nextInt(3) > 0) {  // parquet-mr has no boolean dictionaries
-      dictionaryRows = rnd.nextInt(4) == 0 ? rnd.nextInt(rows + 1) : rows;  // parquet-mr falls back to PLAIN part way
+    // parquet-mr has no boolean dictionaries; a chosen value encoding mostly goes without, or falls back to it part way
+    boolean dictionaryGroup = valueEncoding == null ? rnd.nextInt(3) > 0 : rnd.nextInt(4) == 0;
+    if (spec.physical() != PhysicalType.BOOLEAN && dictionaryGroup) {
+      // parquet-mr falls back to its value encoding part way
+      dictionaryRows = rnd.nextInt(valueEncoding == null ? 4 : 2) == 0 ? rnd.nextInt(rows + 1) : rows;
       ByteArrayOutputStream dict = new ByteArrayOutputStream();
       for (int r = start; r < start + dictionaryRows; r++) {
-        if (dict.size() >= DICTIONARY_PAGE_BYTES) {  // parquet-mr's limit: PLAIN from here on
+        if (dict.size() >= DICTIONARY_PAGE_BYTES) {  // parquet-mr's limit: the value encoding from here on
           dictionaryRows = r - start;
           break;
         }
@@ -142,7 +182,8 @@ public final class EncodedColumn {
       levels = bytes(enc);
     }
     ByteArrayOutputStream v = new ByteArrayOutputStream();
-    PageTable.Kind kind = PageTable.Kind.PLAIN;
+    List<PageTable.Kind> encodings = valueEncodings(spec.physical());
+    PageTable.Kind kind = valueEncoding != null ? valueEncoding : encodings.get(rnd.nextInt(encodings.size()));
     if (dictionary >= 0) {
       kind = PageTable.Kind.DICTIONARY_ENCODED;
       int width = 32 - Integer.numberOfLeadingZeros(Math.max(0, ids.size() - 1));
@@ -150,11 +191,9 @@ public final class EncodedColumn {
       for (int r = start; r < start + n; r++) if (!values.isNull(r)) write(enc, ids.get(key(values, r)));
       v.write(width);
       v.writeBytes(bytes(enc));
-    } else if (deltaEncodable() && (v2 || rnd.nextInt(4) == 0)) {
-      kind = PageTable.Kind.DELTA_BINARY_PACKED;  // parquet-mr's page v2 writer's choice for integers
-      v.writeBytes(delta(values, start, n, rnd));
-    } else if (spec.physical() == PhysicalType.BOOLEAN && v2) {
-      kind = PageTable.Kind.RLE_BOOLEAN;
+    } else if (kind != PageTable.Kind.PLAIN && kind != PageTable.Kind.RLE_BOOLEAN) {
+      v.writeBytes(encoded(kind, values, start, n, rnd));
+    } else if (kind == PageTable.Kind.RLE_BOOLEAN) {
       RunLengthBitPackingHybridEncoder enc = encoder(1);
       for (int r = start; r < start + n; r++) if (!values.isNull(r)) write(enc, (int) raw(values, r));
       byte[] b = bytes(enc);
@@ -194,27 +233,35 @@ public final class EncodedColumn {
     }
   }
 
-  /** Whether the column's physical type may be stored DELTA_BINARY_PACKED: INT32 and INT64, in every form. */
-  private boolean deltaEncodable() {
-    return switch (spec.physical()) {
-      case INT32, UINT32, INT64, INT64_MILLIS -> true;
-      default -> false;
-    };
-  }
-
-  /** Rows [start, start + n)'s non-null values as parquet-mr's DELTA_BINARY_PACKED writer stores them. */
-  private byte[] delta(FieldVector values, int start, int n, Random rnd) {
+  /**
+   * Rows [start, start + n)'s non-null values as parquet-mr's writer of {@code kind} stores them (floats and doubles
+   * through BYTE_STREAM_SPLIT's 4- and 8-byte integer writers: the same bytes, NaN payloads kept).
+   */
+  private byte[] encoded(PageTable.Kind kind, FieldVector values, int start, int n, Random rnd) {
     int[][] shapes = {{128, 4}, {128, 1}, {256, 8}, {512, 4}};  // values per block, miniblocks: parquet-mr's first
     int[] shape = shapes[rnd.nextInt(shapes.length)];
     HeapByteBufferAllocator heap = HeapByteBufferAllocator.getInstance();
     boolean ints = spec.width() == 4;
-    ValuesWriter writer = ints
-        ? new DeltaBinaryPackingValuesWriterForInteger(shape[0], shape[1], 64, 1 << 20, heap)
-        : new DeltaBinaryPackingValuesWriterForLong(shape[0], shape[1], 64, 1 << 20, heap);
+    boolean bytes = spec.physical() == PhysicalType.BYTE_ARRAY || spec.physical() == PhysicalType.FIXED_LEN_BYTE_ARRAY;
+    ValuesWriter writer = switch (kind) {
+      case DELTA_BINARY_PACKED -> ints
+          ? new DeltaBinaryPackingValuesWriterForInteger(shape[0], shape[1], 64, 1 << 20, heap)
+          : new DeltaBinaryPackingValuesWriterForLong(shape[0], shape[1], 64, 1 << 20, heap);
+      case DELTA_LENGTH_BYTE_ARRAY -> new DeltaLengthByteArrayValuesWriter(64, 1 << 20, heap);
+      case DELTA_BYTE_ARRAY -> new DeltaByteArrayWriter(64, 1 << 20, heap);
+      case BYTE_STREAM_SPLIT -> spec.physical() == PhysicalType.FIXED_LEN_BYTE_ARRAY
+          ? new ByteStreamSplitValuesWriter.FixedLenByteArrayByteStreamSplitValuesWriter(spec.typeLength(), 64,
+              1 << 20, heap)
+          : ints ? new ByteStreamSplitValuesWriter.IntegerByteStreamSplitValuesWriter(64, 1 << 20, heap)
+              : new ByteStreamSplitValuesWriter.LongByteStreamSplitValuesWriter(64, 1 << 20, heap);
+      default -> throw new IllegalArgumentException(kind + " is not a value encoding parquet-mr writes");
+    };
     try {
       for (int r = start; r < start + n; r++) {
         if (values.isNull(r)) continue;
-        if (ints) {
+        if (bytes) {
+          writer.writeBytes(Binary.fromConstantByteArray(bytes(values, r)));
+        } else if (ints) {
           writer.writeInteger((int) raw(values, r));
         } else {
           writer.writeLong(raw(values, r));
@@ -245,14 +292,11 @@ public final class EncodedColumn {
   private void plain(ByteArrayOutputStream o, FieldVector values, int r) {
     switch (spec.physical()) {
       case BYTE_ARRAY -> {
-        byte[] b = ((BaseVariableWidthVector) values).get(r);
+        byte[] b = bytes(values, r);
         o.writeBytes(le(b.length, 4));
         o.writeBytes(b);
       }
-      case FIXED_LEN_BYTE_ARRAY -> {
-        long v = raw(values, r);
-        for (int k = spec.typeLength() - 1; k >= 0; k--) o.write((int) (v >>> (8 * k)));
-      }
+      case FIXED_LEN_BYTE_ARRAY -> o.writeBytes(bytes(values, r));
       case BOOLEAN -> o.write((int) raw(values, r));
       case INT96 -> {  // as Impala writes them: the day's nanoseconds, never negative, then the Julian day
         long micros = raw(values, r);
@@ -261,6 +305,15 @@ public final class EncodedColumn {
       }
       default -> o.writeBytes(le(raw(values, r), spec.width()));
     }
+  }
+
+  /** Row r's value of a byte array or fixed-length column: its bytes (decimals big-endian, as Parquet stores them). */
+  private byte[] bytes(FieldVector values, int r) {
+    if (spec.physical() == PhysicalType.BYTE_ARRAY) return ((BaseVariableWidthVector) values).get(r);
+    byte[] b = new byte[spec.typeLength()];
+    long v = raw(values, r);
+    for (int k = 0; k < b.length; k++) b[k] = (byte) (v >>> (8 * (b.length - 1 - k)));
+    return b;
   }
 
   /** Row r's value as Parquet stores it: integers sign-extended, floats as their bits, decimals unscaled. */

@@ -3,6 +3,7 @@ package io.sparkwarp.kernels.parquet;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.batch.DeviceColumn;
@@ -15,9 +16,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Random;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForInteger;
 import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
 
@@ -64,6 +70,112 @@ class HostParquetPrimitivesTest extends BackendTestBase {
         }
       }
     }
+  }
+
+  @Test
+  void deltaAndSplitEncodingsDecodeToTheirValues() {
+    for (ParquetTesting.Encoded e : ParquetTesting.ENCODED) {
+      boolean seen = false;
+      for (int rows : new int[] {0, 1, 37, 5000}) {
+        try (FieldVector values = ParquetTesting.valuesFor(e.spec(), rows, rows > 1 || rnd.nextBoolean(), rnd,
+            pageable)) {
+          EncodedColumn c = EncodedColumn.encode(values, e.spec(), rnd, e.kind());
+          seen |= c.table.has(e.kind());
+          DeviceColumn column = ParquetTesting.decode(backend, c, stream);
+          try (FieldVector decoded = ParquetTesting.download(backend, column, pageable, stream)) {
+            VectorAssertions.assertVectorEquals(values, decoded, e + " x " + rows);
+          }
+        }
+      }
+      assertTrue(seen, e + ": no page was written in it");
+    }
+  }
+
+  @Test
+  void cutDeltaAndSplitPagesAreNamed() {
+    for (ParquetTesting.Encoded e : ParquetTesting.ENCODED) {
+      try (FieldVector values = ParquetTesting.valuesFor(e.spec(), 1 + rnd.nextInt(300), false, rnd, pageable)) {
+        byte[] page = EncodedColumn.valuesOnly(values, e.spec(), e.kind(), rnd);
+        int cut = rnd.nextInt(page.length);
+        PageTable table = new PageTable(0);
+        table.addData(0, cut, -1, values.getValueCount(), e.kind(), -1);
+        ParquetDataException err = assertThrows(ParquetDataException.class,
+            () -> decodeRaw(java.util.Arrays.copyOf(page, cut), table, e.spec()).close(), e + " cut to " + cut);
+        assertTrue(List.of(DecodeError.TRUNCATED, DecodeError.SIZE_MISMATCH).contains(err.error()), e + ": " + err);
+      }
+    }
+  }
+
+  @Test
+  void deltaLengthsThatDoNotFitAreNamed() throws IOException {
+    ColumnSpec strings = new ColumnSpec(PhysicalType.BYTE_ARRAY, 0, DeviceType.STRING);
+    ColumnSpec fixed = new ColumnSpec(PhysicalType.FIXED_LEN_BYTE_ARRAY, 2, DeviceType.decimal(4, 1));
+    // prefix lengths, then suffixes: a prefix longer than the value before, a first value with a prefix
+    assertEquals(DecodeError.BAD_LENGTH, error(deltaByteArray(new int[] {0, 3}, "ab", "c"), 2, strings,
+        PageTable.Kind.DELTA_BYTE_ARRAY));
+    assertEquals(DecodeError.BAD_LENGTH, error(deltaByteArray(new int[] {1, 0}, "ab", "c"), 2, strings,
+        PageTable.Kind.DELTA_BYTE_ARRAY));
+    // a fixed-length value of 3 bytes
+    assertEquals(DecodeError.SIZE_MISMATCH, error(deltaByteArray(new int[] {0, 1}, "ab", "cd"), 2, fixed,
+        PageTable.Kind.DELTA_BYTE_ARRAY));
+    // lengths: negative, or past the page
+    ByteArrayOutputStream negative = new ByteArrayOutputStream();
+    negative.writeBytes(lengths(2, -1));
+    negative.writeBytes("ab".getBytes(StandardCharsets.UTF_8));
+    assertEquals(DecodeError.BAD_LENGTH, error(negative.toByteArray(), 2, strings,
+        PageTable.Kind.DELTA_LENGTH_BYTE_ARRAY));
+    ByteArrayOutputStream past = new ByteArrayOutputStream();
+    past.writeBytes(lengths(2, 100));
+    past.writeBytes("abc".getBytes(StandardCharsets.UTF_8));
+    assertEquals(DecodeError.TRUNCATED, error(past.toByteArray(), 2, strings, PageTable.Kind.DELTA_LENGTH_BYTE_ARRAY));
+    // BYTE_STREAM_SPLIT: streams of unequal length, and too short for the values
+    ColumnSpec ints = new ColumnSpec(PhysicalType.INT32, 0, DeviceType.INT);
+    assertEquals(DecodeError.SIZE_MISMATCH, error(new byte[9], 2, ints, PageTable.Kind.BYTE_STREAM_SPLIT));
+    assertEquals(DecodeError.TRUNCATED, error(new byte[8], 3, ints, PageTable.Kind.BYTE_STREAM_SPLIT));
+    // encodings a type cannot have
+    assertEquals(DecodeError.BAD_ENCODING, error(new byte[8], 2, ints, PageTable.Kind.DELTA_LENGTH_BYTE_ARRAY));
+    assertEquals(DecodeError.BAD_ENCODING, error(new byte[8], 2, strings, PageTable.Kind.BYTE_STREAM_SPLIT));
+  }
+
+  @Test
+  void flippedDeltaAndSplitPagesRaiseOrDecodeButNeverFail() {
+    for (int round = 0; round < 200; round++) {
+      ParquetTesting.Encoded e = ParquetTesting.ENCODED.get(rnd.nextInt(ParquetTesting.ENCODED.size()));
+      try (FieldVector values = ParquetTesting.valuesFor(e.spec(), 1 + rnd.nextInt(2000), true, rnd, pageable)) {
+        EncodedColumn c = EncodedColumn.encode(values, e.spec(), rnd, e.kind());
+        Corruption.flip(c.input, rnd);
+        try (DeviceColumn column = ParquetTesting.decode(backend, c, stream)) {
+          assertEquals(values.getValueCount(), column.rowCount(), e + ": rows");
+        } catch (ParquetDataException expected) {
+          // corruption found: the scan names the file
+        }
+      }
+    }
+  }
+
+  /** DELTA_BINARY_PACKED lengths as parquet-mr's writer stores them. */
+  private static byte[] lengths(int... values) throws IOException {
+    ValuesWriter w = new DeltaBinaryPackingValuesWriterForInteger(128, 4, 64, 1 << 20,
+        HeapByteBufferAllocator.getInstance());
+    for (int v : values) w.writeInteger(v);
+    return w.getBytes().toByteArray();
+  }
+
+  /** A DELTA_BYTE_ARRAY page of the given prefix lengths and suffixes. */
+  private static byte[] deltaByteArray(int[] prefixes, String... suffixes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.writeBytes(lengths(prefixes));
+    out.writeBytes(lengths(java.util.Arrays.stream(suffixes).mapToInt(String::length).toArray()));
+    for (String suffix : suffixes) out.writeBytes(suffix.getBytes(StandardCharsets.UTF_8));
+    return out.toByteArray();
+  }
+
+  /** The error decoding one page of {@code values} non-null values raises. */
+  private DecodeError error(byte[] page, int values, ColumnSpec spec, PageTable.Kind kind) {
+    PageTable table = new PageTable(0);
+    table.addData(0, page.length, -1, values, kind, -1);
+    return assertThrows(ParquetDataException.class, () -> decodeRaw(page, table, spec).close(), kind + " " + spec)
+        .error();
   }
 
   @Test

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Parquet kernels' own code, run on the CPU so that CI checks it: {@code parquet_on_cpu.cpp} compiles
  * {@code parquet.cu} against the warp emulation and runs it over columns of every type in random page shapes, and
- * over the same with flipped bytes, comparing every buffer with the host backend's (or that both found the input
+ * over the same with flipped bytes (and in each encoding that is not for every type), comparing every buffer with the host backend's (or that both found the input
  * corrupt). Checks logic, bounds (AddressSanitizer) and warp convergence; not speed nor the GPU memory model.
  */
 class ParquetKernelsOnCpuTest {
@@ -50,6 +50,19 @@ class ParquetKernelsOnCpuTest {
         for (boolean corrupt : new boolean[] {false, false, true, true}) {
           try (FieldVector values = ParquetTesting.values(type, rnd.nextInt(3000), rnd.nextBoolean(), rnd, allocator)) {
             EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
+            if (corrupt) Corruption.flip(c.input, rnd);
+            Path dir = work.resolve("case" + index++);
+            write(host, stream, c, dir);
+            harness.run(dir, seed);
+          }
+        }
+      }
+      // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT in every type they store, intact and damaged
+      for (ParquetTesting.Encoded e : ParquetTesting.ENCODED) {
+        for (boolean corrupt : new boolean[] {false, true}) {
+          try (FieldVector values = ParquetTesting.valuesFor(e.spec(), rnd.nextInt(1500), rnd.nextBoolean(), rnd,
+              allocator)) {
+            EncodedColumn c = EncodedColumn.encode(values, e.spec(), rnd, e.kind());
             if (corrupt) Corruption.flip(c.input, rnd);
             Path dir = work.resolve("case" + index++);
             write(host, stream, c, dir);
