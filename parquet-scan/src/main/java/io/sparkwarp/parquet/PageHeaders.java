@@ -137,24 +137,24 @@ final class PageHeaders {
   }
 
   private static PageTable.Kind kind(Encoding e, PrimitiveType.PrimitiveTypeName type, int dictionary) {
-    return switch (e) {
+    PageTable.Kind kind = switch (e) {
       case PLAIN -> PageTable.Kind.PLAIN;
       case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
         if (dictionary < 0) throw new CorruptChunkException("a dictionary-encoded page without a dictionary");
         yield PageTable.Kind.DICTIONARY_ENCODED;
       }
-      case RLE -> {
-        if (type != PrimitiveType.PrimitiveTypeName.BOOLEAN) throw new UnsupportedParquetException("RLE encoding of values other than booleans");
-        yield PageTable.Kind.RLE_BOOLEAN;
-      }
-      case DELTA_BINARY_PACKED -> {
-        if (!ScanSupport.deltaBinaryPacked(type)) {
-          throw new UnsupportedParquetException("DELTA_BINARY_PACKED " + type + " values");
-        }
-        yield PageTable.Kind.DELTA_BINARY_PACKED;
-      }
+      case RLE -> PageTable.Kind.RLE_BOOLEAN;
+      case DELTA_BINARY_PACKED -> PageTable.Kind.DELTA_BINARY_PACKED;
+      case DELTA_LENGTH_BYTE_ARRAY -> PageTable.Kind.DELTA_LENGTH_BYTE_ARRAY;
+      case DELTA_BYTE_ARRAY -> PageTable.Kind.DELTA_BYTE_ARRAY;
+      case BYTE_STREAM_SPLIT -> PageTable.Kind.BYTE_STREAM_SPLIT;
       default -> throw new UnsupportedParquetException("page encoding " + e + " is not decoded on the GPU");
     };
+    boolean everyType = kind == PageTable.Kind.PLAIN || kind == PageTable.Kind.DICTIONARY_ENCODED;
+    if (!everyType && !ScanSupport.valueEncodings(type).contains(org.apache.parquet.column.Encoding.valueOf(e.name()))) {
+      throw new UnsupportedParquetException(e + " encoding of " + type + " values is not decoded on the GPU");
+    }
+    return kind;
   }
 
   private static void verify(ByteBuffer bytes, long data, long stored, int expected) {

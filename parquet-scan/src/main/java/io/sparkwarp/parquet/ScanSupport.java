@@ -160,8 +160,7 @@ public final class ScanSupport {
         == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN;
     EncodingStats stats = chunk.getEncodingStats();
     Set<Encoding> data = EnumSet.copyOf(DATA_ENCODINGS);
-    if (bool) data.add(Encoding.RLE);  // page v2 booleans
-    if (deltaBinaryPacked(d.getPrimitiveType().getPrimitiveTypeName())) data.add(Encoding.DELTA_BINARY_PACKED);
+    data.addAll(valueEncodings(d.getPrimitiveType().getPrimitiveTypeName()));
     if (stats != null) {
       for (Encoding e : stats.getDataEncodings()) {
         if (!data.contains(e)) return Optional.of(unsupported(e, d));
@@ -182,10 +181,20 @@ public final class ScanSupport {
     return "encoding " + e + " of column " + String.join(".", d.getPath()) + " is not decoded on the GPU";
   }
 
-  /** Whether the device decodes DELTA_BINARY_PACKED values of this physical type: INT32 and INT64. */
-  static boolean deltaBinaryPacked(org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName type) {
-    return type == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32
-        || type == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
+  /**
+   * The encodings not for every type the device decodes values of {@code type} in: RLE for (page v2) booleans,
+   * DELTA_BINARY_PACKED for integers, DELTA_LENGTH_BYTE_ARRAY for byte arrays, DELTA_BYTE_ARRAY for byte arrays and
+   * fixed-length ones, BYTE_STREAM_SPLIT for every fixed-width type but booleans and INT96 (as the format allows).
+   */
+  static Set<Encoding> valueEncodings(PrimitiveTypeName type) {
+    return switch (type) {
+      case BOOLEAN -> EnumSet.of(Encoding.RLE);
+      case INT32, INT64 -> EnumSet.of(Encoding.DELTA_BINARY_PACKED, Encoding.BYTE_STREAM_SPLIT);
+      case FLOAT, DOUBLE -> EnumSet.of(Encoding.BYTE_STREAM_SPLIT);
+      case FIXED_LEN_BYTE_ARRAY -> EnumSet.of(Encoding.DELTA_BYTE_ARRAY, Encoding.BYTE_STREAM_SPLIT);
+      case BINARY -> EnumSet.of(Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY);
+      case INT96 -> EnumSet.noneOf(Encoding.class);
+    };
   }
 
   static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor d) {

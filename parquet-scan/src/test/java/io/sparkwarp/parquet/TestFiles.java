@@ -25,7 +25,8 @@ import org.apache.parquet.schema.Types;
 /**
  * Parquet files written by parquet-mr itself, with a column of every type the device decodes, random values (half
  * from a small pool, so dictionaries stay), nulls, small pages and row groups; page v1 or v2, dictionary on or off,
- * in any codec, checksums on. Keeps the values written, row by row (null, a Long, or a byte[]).
+ * BYTE_STREAM_SPLIT floating point or not (at random), in any codec, checksums on. Keeps the values written, row
+ * by row (null, a Long, or a byte[]).
  */
 final class TestFiles {
   /** The scan's view of the columns, in schema order. */
@@ -79,7 +80,7 @@ final class TestFiles {
     try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(out.path).withType(SCHEMA)
         .withConf(new Configuration()).withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
         .withWriterVersion(v2 ? ParquetProperties.WriterVersion.PARQUET_2_0 : ParquetProperties.WriterVersion.PARQUET_1_0)
-        .withDictionaryEncoding(dictionary).withCompressionCodec(codec)
+        .withDictionaryEncoding(dictionary).withByteStreamSplitEncoding(rnd.nextBoolean()).withCompressionCodec(codec)
         .withPageSize(4096).withRowGroupSize(96 * 1024).withPageWriteChecksumEnabled(true).build()) {
       for (int r = 0; r < n; r++) {
         Object[] row = new Object[COLUMNS.size()];

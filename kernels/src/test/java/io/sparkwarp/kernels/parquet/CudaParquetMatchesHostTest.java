@@ -18,8 +18,8 @@ import org.xerial.snappy.Snappy;
 
 /**
  * {@code parquet.cu} against the host reference on fresh random input: Snappy blocks of every shape, columns of every
- * type in every page shape, and the same inputs with flipped bytes (both backends must raise, or both decode to the
- * same column).
+ * type in every page shape, columns in each of DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and
+ * the same inputs with flipped bytes (both backends must raise, or both decode to the same column).
  */
 @Tag("gpu")
 class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
@@ -58,6 +58,35 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
   }
 
   @Test
+  void deltaAndSplitEncodingsMatch() {
+    for (ParquetTesting.Encoded e : ParquetTesting.ENCODED) {
+      for (int rows : new int[] {0, 1, 33, 4096, 100_000}) {
+        try (FieldVector values = ParquetTesting.valuesFor(e.spec(), rows, rows > 1 || rnd.nextBoolean(), rnd,
+            allocator)) {
+          EncodedColumn c = EncodedColumn.encode(values, e.spec(), rnd, e.kind());
+          String what = e + " x " + rows;
+          try (FieldVector fromHost = decoded(host, c); FieldVector fromCuda = decoded(cuda, c)) {
+            VectorAssertions.assertVectorEquals(values, fromHost, what + " (host)");
+            VectorAssertions.assertVectorEquals(fromHost, fromCuda, what);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void corruptDeltaAndSplitPagesAreFoundByBoth() {
+    for (int round = 0; round < 300; round++) {
+      ParquetTesting.Encoded e = ParquetTesting.ENCODED.get(rnd.nextInt(ParquetTesting.ENCODED.size()));
+      try (FieldVector values = ParquetTesting.valuesFor(e.spec(), 1 + rnd.nextInt(5000), true, rnd, allocator)) {
+        EncodedColumn c = EncodedColumn.encode(values, e.spec(), rnd, e.kind());
+        Corruption.flip(c.input, rnd);
+        assertBothRaiseOrMatch(c, "round " + round + " " + e);
+      }
+    }
+  }
+
+  @Test
   void convertingFormsMatch() {
     for (ColumnSpec spec : ParquetTesting.CONVERTING) {
       for (int round = 0; round < 8; round++) {
@@ -88,17 +117,22 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
       try (FieldVector values = ParquetTesting.values(type, 1 + rnd.nextInt(5000), true, rnd, allocator)) {
         EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
         Corruption.flip(c.input, rnd);
-        FieldVector fromHost = decodedOrNull(host, c);
-        FieldVector fromCuda = decodedOrNull(cuda, c);
-        try {
-          assertEquals(fromHost == null, fromCuda == null, "round " + round + " " + c.spec + ": host "
-              + (fromHost == null ? "raised" : "decoded") + ", cuda the opposite");
-          if (fromHost != null) VectorAssertions.assertVectorEquals(fromHost, fromCuda, "round " + round);
-        } finally {
-          if (fromHost != null) fromHost.close();
-          if (fromCuda != null) fromCuda.close();
-        }
+        assertBothRaiseOrMatch(c, "round " + round + " " + c.spec);
       }
+    }
+  }
+
+  /** Both backends raise on {@code c}, or both decode it to the same column. */
+  private void assertBothRaiseOrMatch(EncodedColumn c, String what) {
+    FieldVector fromHost = decodedOrNull(host, c);
+    FieldVector fromCuda = decodedOrNull(cuda, c);
+    try {
+      assertEquals(fromHost == null, fromCuda == null, what + ": host " + (fromHost == null ? "raised" : "decoded")
+          + ", cuda the opposite");
+      if (fromHost != null) VectorAssertions.assertVectorEquals(fromHost, fromCuda, what);
+    } finally {
+      if (fromHost != null) fromHost.close();
+      if (fromCuda != null) fromCuda.close();
     }
   }
 
