@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
@@ -40,7 +42,11 @@ public final class EncodedFiles {
   public enum Shape {
     /** Page v2 without dictionaries: DELTA_BYTE_ARRAY byte arrays and decimals, DELTA_BINARY_PACKED integers. */
     DELTA_BYTE_ARRAY,
-    /** Page v2 with dictionaries too small for a row group: DELTA_BYTE_ARRAY pages after dictionary pages. */
+    /**
+     * Page v2, runs of 100 rows of few values and of 100 of many, pages of 50 rows and 2 KiB dictionaries: column
+     * chunks of dictionary-encoded pages, then DELTA_BYTE_ARRAY (and DELTA_BINARY_PACKED) ones once the dictionary
+     * is full.
+     */
     DELTA_BYTE_ARRAY_AFTER_DICTIONARY,
     /** Byte arrays DELTA_LENGTH_BYTE_ARRAY (parquet-mr's writer of it), the rest PLAIN. */
     DELTA_LENGTH_BYTE_ARRAY,
@@ -54,8 +60,8 @@ public final class EncodedFiles {
 
   private EncodedFiles() {}
 
-  /** Writes {@code rows} random rows to {@code file}; returns the data page encodings of its column chunks. */
-  public static List<String> write(Path file, int rows, Shape shape, Random rnd) throws IOException {
+  /** Writes {@code rows} random rows to {@code file}; returns the data page encodings of each of its column chunks. */
+  public static List<Set<String>> write(Path file, int rows, Shape shape, Random rnd) throws IOException {
     Files.createDirectories(file.getParent());
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
     boolean v2 = shape == Shape.DELTA_BYTE_ARRAY || shape == Shape.DELTA_BYTE_ARRAY_AFTER_DICTIONARY;
@@ -63,7 +69,8 @@ public final class EncodedFiles {
         .withConf(new Configuration()).withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
         .withCompressionCodec(CompressionCodecName.SNAPPY).withPageSize(4096).withRowGroupSize(64 * 1024L)
         .withWriterVersion(v2 ? ParquetProperties.WriterVersion.PARQUET_2_0 : ParquetProperties.WriterVersion.PARQUET_1_0)
-        .withDictionaryEncoding(shape == Shape.DELTA_BYTE_ARRAY_AFTER_DICTIONARY).withDictionaryPageSize(512);
+        .withDictionaryEncoding(shape == Shape.DELTA_BYTE_ARRAY_AFTER_DICTIONARY).withDictionaryPageSize(2048)
+        .withPageRowCountLimit(50);
     if (shape == Shape.DELTA_LENGTH_BYTE_ARRAY) properties(builder).withValuesWriterFactory(new DeltaLengthBytes());
     if (shape == Shape.BYTE_STREAM_SPLIT) properties(builder).withExtendedByteStreamSplitEncoding(true);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
@@ -72,23 +79,26 @@ public final class EncodedFiles {
       byte[] bytes = new byte[0];
       for (int r = 0; r < rows; r++) {
         Group g = groups.newGroup().append("id", (long) r);
-        text = continued(text, rnd);
-        bytes = continued(bytes, rnd);
+        boolean few = shape == Shape.DELTA_BYTE_ARRAY_AFTER_DICTIONARY && (r / 100) % 2 == 0;
+        text = few ? "few " + rnd.nextInt(4) : continued(text, rnd);
+        bytes = few ? new byte[] {(byte) rnd.nextInt(4)} : continued(bytes, rnd);
+        long big = few ? rnd.nextInt(4) : rnd.nextLong();
         if (rnd.nextInt(10) > 0) g.append("s", text);
         if (rnd.nextInt(10) > 0) g.append("bin", Binary.fromConstantByteArray(bytes));
-        if (rnd.nextInt(10) > 0) g.append("decf", Binary.fromConstantByteArray(fixed(rnd.nextLong() % 10_000_000_000L)));
+        if (rnd.nextInt(10) > 0) g.append("decf", Binary.fromConstantByteArray(fixed(big % 10_000_000_000L)));
         if (rnd.nextInt(10) > 0) g.append("f", rnd.nextFloat() * 2000 - 1000);
         if (rnd.nextInt(10) > 0) g.append("d", rnd.nextGaussian() * 1e6);
-        if (rnd.nextInt(10) > 0) g.append("i", rnd.nextInt(4) == 0 ? rnd.nextInt(100) : rnd.nextInt());
-        if (rnd.nextInt(10) > 0) g.append("l", rnd.nextLong());
+        if (rnd.nextInt(10) > 0) g.append("i", few || rnd.nextInt(4) == 0 ? (int) (big & 127) : rnd.nextInt());
+        if (rnd.nextInt(10) > 0) g.append("l", big);
         writer.write(g);
       }
     }
-    List<String> encodings = new ArrayList<>();
+    List<Set<String>> encodings = new ArrayList<>();
     try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, new Configuration()))) {
       for (BlockMetaData block : reader.getFooter().getBlocks()) {
         for (ColumnChunkMetaData chunk : block.getColumns()) {
-          chunk.getEncodingStats().getDataEncodings().forEach(e -> encodings.add(e.name()));
+          encodings.add(chunk.getEncodingStats().getDataEncodings().stream().map(Enum::name)
+              .collect(Collectors.toSet()));
         }
       }
     }
