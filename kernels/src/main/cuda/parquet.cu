@@ -61,12 +61,12 @@ __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_len
 // for every type. The planner only hands over such pages; this keeps a wrong table from reading out of bounds.
 __device__ __forceinline__ bool encoding_fits(int64_t kind, int32_t physical, int width) {
   const bool integer = physical == P_INT32 || physical == P_UINT32 || physical == P_INT64 || physical == P_INT64_MILLIS;
+  const bool small_fixed = physical == P_FIXED && width >= 1 && width <= 8;  // rebuilt or gathered in 8 bytes
   switch (kind) {
     case DELTA_BINARY_PACKED: return integer;
     case DELTA_LENGTH_BYTE_ARRAY: return physical == P_BYTES;
-    case DELTA_BYTE_ARRAY: return physical == P_BYTES || (physical == P_FIXED && width <= 8);
-    case BYTE_STREAM_SPLIT:
-      return integer || physical == P_FLOAT || physical == P_DOUBLE || (physical == P_FIXED && width <= 8);
+    case DELTA_BYTE_ARRAY: return physical == P_BYTES || small_fixed;
+    case BYTE_STREAM_SPLIT: return integer || physical == P_FLOAT || physical == P_DOUBLE || small_fixed;
     default: return true;
   }
 }

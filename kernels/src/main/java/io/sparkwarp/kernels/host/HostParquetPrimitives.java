@@ -394,7 +394,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
       case INT32, UINT32, INT64, INT64_MILLIS -> true;
       default -> false;
     };
-    boolean smallFixed = physical == PhysicalType.FIXED_LEN_BYTE_ARRAY && width <= 8;
+    boolean smallFixed = physical == PhysicalType.FIXED_LEN_BYTE_ARRAY && width >= 1 && width <= 8;
     return switch (kind) {
       case DELTA_BINARY_PACKED -> integer;
       case DELTA_LENGTH_BYTE_ARRAY -> physical == PhysicalType.BYTE_ARRAY;
