@@ -12,7 +12,7 @@ final class HostDeltaByteArray {
   private HostDeltaByteArray() {}
 
   /** Non-negative 32-bit lengths from pages[pos[0], end) into lengths[at + i]; pos[0] moves past them. */
-  private static DecodeError lengths(long pages, long end, long[] pos, long count, int[] lengths, int at) {
+  private static DecodeError decodeLengths(long pages, long end, long[] pos, long count, int[] lengths, int at) {
     HostBytes in = new HostBytes(pages + pos[0], end - pos[0]);
     boolean[] bad = new boolean[1];
     DecodeError err = HostDeltaBinaryPacked.decode(in, count, (i, v) -> {
@@ -28,7 +28,7 @@ final class HostDeltaByteArray {
   /** DELTA_LENGTH_BYTE_ARRAY at pages[pos[0], end): lengths and starts of the values; pos[0] ends after them. */
   static DecodeError lengthPrefixed(long pages, long end, long[] pos, long count, int[] lengths, int[] starts,
       int at) {
-    DecodeError err = lengths(pages, end, pos, count, lengths, at);
+    DecodeError err = decodeLengths(pages, end, pos, count, lengths, at);
     if (err != DecodeError.NONE) return err;
     long next = pos[0];
     for (int i = 0; i < count; i++) {
@@ -47,7 +47,7 @@ final class HostDeltaByteArray {
   static DecodeError prefixed(long pages, long end, long pos, long count, int[] prefixes, int[] lengths, int[] starts,
       int at) {
     long[] p = {pos};
-    DecodeError err = lengths(pages, end, p, count, prefixes, at);
+    DecodeError err = decodeLengths(pages, end, p, count, prefixes, at);
     if (err == DecodeError.NONE) err = lengthPrefixed(pages, end, p, count, lengths, starts, at);
     if (err != DecodeError.NONE) return err;
     long before = 0;
