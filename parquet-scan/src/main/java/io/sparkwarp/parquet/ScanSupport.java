@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.CorruptDeltaByteArrays;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -132,7 +133,7 @@ public final class ScanSupport {
               + "decompresses " + CODECS + ", reader threads " + (hostCodecs.isEmpty() ? "none" : hostCodecs)
               + ": spark.warp.parquet.hostCodecs)");
         }
-        Optional<String> encodings = whyNotEncodings(chunk, d);
+        Optional<String> encodings = whyNotEncodings(chunk, d, footer.getFileMetaData().getCreatedBy());
         if (encodings.isPresent()) return encodings;
       }
     }
@@ -155,12 +156,18 @@ public final class ScanSupport {
         && !keyValues.containsKey(LEGACY_DATETIME);
   }
 
-  private static Optional<String> whyNotEncodings(ColumnChunkMetaData chunk, ColumnDescriptor d) {
+  private static Optional<String> whyNotEncodings(ColumnChunkMetaData chunk, ColumnDescriptor d, String createdBy) {
     boolean bool = d.getPrimitiveType().getPrimitiveTypeName()
         == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN;
     EncodingStats stats = chunk.getEncodingStats();
     Set<Encoding> data = EnumSet.copyOf(DATA_ENCODINGS);
     data.addAll(valueEncodings(d.getPrimitiveType().getPrimitiveTypeName()));
+    if (data.contains(Encoding.DELTA_BYTE_ARRAY) && deltaPrefixesCrossPages(createdBy)
+        && (stats != null ? stats.getDataEncodings() : chunk.getEncodings()).contains(Encoding.DELTA_BYTE_ARRAY)) {
+      return Optional.of("DELTA_BYTE_ARRAY column " + String.join(".", d.getPath()) + " was written by " + createdBy
+          + ", whose pages may share a prefix with the page before (PARQUET-246); Spark's reader reads them in "
+          + "order, the GPU decodes each page alone");
+    }
     if (stats != null) {
       for (Encoding e : stats.getDataEncodings()) {
         if (!data.contains(e)) return Optional.of(unsupported(e, d));
@@ -175,6 +182,11 @@ public final class ScanSupport {
       if (!data.contains(e) && e != Encoding.RLE && e != Encoding.BIT_PACKED) return Optional.of(unsupported(e, d));
     }
     return Optional.empty();
+  }
+
+  /** Whether a writer's DELTA_BYTE_ARRAY pages may start with a prefix of the page before's last value. */
+  static boolean deltaPrefixesCrossPages(String createdBy) {
+    return CorruptDeltaByteArrays.requiresSequentialReads(createdBy, Encoding.DELTA_BYTE_ARRAY);
   }
 
   private static String unsupported(Encoding e, ColumnDescriptor d) {
