@@ -1,6 +1,7 @@
-// Spark's hash partitioning on the device, for the GPU shuffle's map side: every row's partition id,
-// pmod(murmur3(keys, 42), n) as Spark computes it; grouping.cu then sorts the rows by that id, stably, so each
-// partition's rows are one contiguous range of the gathered batch (one radix pass: the id is the whole digit).
+// Spark's hash, range and round-robin partitioning on the device, for the GPU shuffle's map side: every row's
+// partition id as Spark computes it (for hashing pmod(murmur3(keys, 42), n)); grouping.cu then sorts the rows by that
+// id, stably, so each partition's rows are one contiguous range of the gathered batch (one radix pass: the id is the
+// whole digit).
 // Host twin: io.sparkwarp.kernels.host.HostPartitionPrimitives; orchestration:
 // io.sparkwarp.kernels.cuda.CudaPartitionPrimitives.
 #include "sparkwarp/expr_program.cuh"
@@ -58,6 +59,16 @@ extern "C" __global__ void sw_partition_hash(int32_t kind, const uint8_t* data, 
 extern "C" __global__ void sw_partition_pmod(int32_t* ids, int64_t n, int32_t partitions) {
   for_each_index(n, [&](int64_t i) {
     const int32_t r = ids[i] % partitions;
+    ids[i] = r < 0 ? r + partitions : r;
+  });
+}
+
+// Spark's round-robin partitioning: row i of the batch takes the map task's running position first + i (a Java int,
+// wrapping as Spark's does), and HashPartitioner's nonNegativeMod of it. No hash, no key: the ids only depend on i.
+extern "C" __global__ void sw_partition_round_robin(int32_t* ids, int64_t n, int32_t first, int32_t partitions) {
+  for_each_index(n, [&](int64_t i) {
+    const int32_t position = static_cast<int32_t>(static_cast<uint32_t>(first) + static_cast<uint32_t>(i));
+    const int32_t r = position % partitions;
     ids[i] = r < 0 ? r + partitions : r;
   });
 }

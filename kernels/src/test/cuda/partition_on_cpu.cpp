@@ -1,8 +1,8 @@
 // partition.cu on the CPU: Spark's Murmur3 of every key kind against known answers of Spark 4.1's Murmur3_x86_32
-// (the values SparkMurmur3Test checks too), partition ids as pmod, and grouping.cu's grouping by both paths (block and
-// warp per tile; count, scan, starts, scatter of row indices or of carried values) against a stable counting sort,
-// for several tile lengths and partition counts, partial chunks and tiles, skewed, uniform and single ids. Prints "ok"
-// or the disagreements (exit 1). Run by PartitionKernelsOnCpuTest.
+// (the values SparkMurmur3Test checks too), partition ids as pmod, round-robin ids past the int range, and
+// grouping.cu's grouping by both paths (block and warp per tile; count, scan, starts, scatter of row indices or of
+// carried values) against a stable counting sort, for several tile lengths and partition counts, partial chunks and
+// tiles, skewed, uniform and single ids. Prints "ok" or the disagreements (exit 1). Run by PartitionKernelsOnCpuTest.
 #include "warp_emulation.h"
 #include "grouping.cu"
 #include "partition.cu"
@@ -94,6 +94,23 @@ static void ids_fold_keys_and_nulls() {
   }
 }
 
+// Round-robin ids: consecutive positions from `first`, wrapping as a Java int, modulo n and never negative.
+static void round_robin_ids_wrap_like_java_ints() {
+  const int64_t n = 1000;
+  for (const int32_t first : {0, 5, INT32_MAX - 400}) {
+    for (const int32_t partitions : {1, 3, 200}) {
+      std::vector<int32_t> ids(n, -1);
+      launch(2, 64, [&] { sw_partition_round_robin(ids.data(), n, first, partitions); });
+      int64_t position = first;
+      for (int64_t i = 0; i < n; i++, position++) {
+        const int32_t wrapped = static_cast<int32_t>(position > INT32_MAX ? position - (int64_t{1} << 32) : position);
+        const int32_t r = wrapped % partitions;
+        expect(ids[i] == (r < 0 ? r + partitions : r), "round-robin id", i, ids[i]);
+      }
+    }
+  }
+}
+
 // How the grouping tests draw their ids.
 enum class Ids { SKEWED, UNIFORM, ONE };
 
@@ -127,6 +144,7 @@ static void grouping_is_a_stable_counting_sort(int64_t n, int32_t partitions, bo
 int main() {
   known_answers();
   ids_fold_keys_and_nulls();
+  round_robin_ids_wrap_like_java_ints();
   std::mt19937_64 rnd(2026);
   for (bool with_values : {false, true}) {
     // the warp path (any bucket count)

@@ -14,6 +14,7 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
   private final CudaStableGrouping grouping;
   private final CudaKernel hash;
   private final CudaKernel pmod;
+  private final CudaKernel roundRobin;
   private final CudaScan scan;
   private final CudaKernel boundFlags;
   private final CudaKernel rangeIds;
@@ -23,6 +24,7 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
     this.grouping = grouping;
     hash = module.kernel("sw_partition_hash");
     pmod = module.kernel("sw_partition_pmod");
+    roundRobin = module.kernel("sw_partition_round_robin");
     scan = new CudaScan(backend, module);
     boundFlags = module.kernel("sw_partition_bound_flags");
     rangeIds = module.kernel("sw_partition_range_ids");
@@ -43,6 +45,14 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
       hash.launchGridStride(rows, s, args);
     }
     pmod.launchGridStride(rows, s, new KernelArgs().pointer(ids).i64(rows).i32(numPartitions));
+  }
+
+  @Override
+  public void roundRobinPartitionIds(int rows, int first, int numPartitions, DeviceBuffer ids, DeviceStream stream) {
+    PartitionPrimitives.checkGroupArguments(ids, rows, numPartitions, ids);
+    if (rows == 0) return;
+    roundRobin.launchGridStride(rows, CudaStream.of(stream), new KernelArgs().pointer(ids).i64(rows).i32(first)
+        .i32(numPartitions));
   }
 
   @Override

@@ -55,6 +55,12 @@ final class HostPartitionPrimitives implements PartitionPrimitives {
   }
 
   @Override
+  public void roundRobinPartitionIds(int rows, int first, int numPartitions, DeviceBuffer ids, DeviceStream stream) {
+    PartitionPrimitives.checkGroupArguments(ids, rows, numPartitions, ids);
+    for (int i = 0; i < rows; i++) MemoryUtil.putInt(ids.address() + 4L * i, Math.floorMod(first + i, numPartitions));
+  }
+
+  @Override
   public void rangePartitionIds(DeviceBuffer sorted, int rows, int bounds, DeviceBuffer ids, DeviceStream stream) {
     PartitionPrimitives.checkRangeArguments(sorted, rows, bounds, ids);
     int before = 0;

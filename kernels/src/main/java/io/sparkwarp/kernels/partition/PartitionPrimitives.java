@@ -6,8 +6,9 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import java.util.List;
 
 /**
- * Spark's hash and range partitioning of device rows: the partition ids Spark's {@code HashPartitioning} and
- * {@code RangePartitioner} give them, and a stable grouping of the rows by id. CUDA: {@code partition.cu}.
+ * Spark's hash, range and round-robin partitioning of device rows: the partition ids Spark's {@code
+ * HashPartitioning}, {@code RangePartitioner} and {@code RoundRobinPartitioning} give them, and a stable grouping of
+ * the rows by id. CUDA: {@code partition.cu}.
  */
 public interface PartitionPrimitives {
   /**
@@ -27,6 +28,13 @@ public interface PartitionPrimitives {
    * bound's partition, as Spark's {@code RangePartitioner} places it.
    */
   void rangePartitionIds(DeviceBuffer sorted, int rows, int bounds, DeviceBuffer ids, DeviceStream stream);
+
+  /**
+   * ids[i] (int32) = {@code nonNegativeMod(first + i, numPartitions)} for rows [0, rows), {@code first + i} wrapping
+   * as a Java int: Spark's round-robin placement, where a map task's rows take consecutive positions (ints that
+   * wrap) and its HashPartitioner maps each position to a partition.
+   */
+  void roundRobinPartitionIds(int rows, int first, int numPartitions, DeviceBuffer ids, DeviceStream stream);
 
   /**
    * Writes into order[0, rows) (int32) the row indices grouped by their id (ids: int32 in [0, numPartitions)), in

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * A batch's rows reordered so that each of Spark's hash or range partitions is one contiguous run: partition p's
- * rows are rows [starts[p], starts[p + 1]) of {@link #batch()}, in their input order. Owns the batch.
+ * A batch's rows reordered so that each of Spark's hash, range or round-robin partitions is one contiguous run:
+ * partition p's rows are rows [starts[p], starts[p + 1]) of {@link #batch()}, in their input order. Owns the batch.
  */
 public record PartitionedBatch(DeviceBatch batch, int[] starts) implements AutoCloseable {
   /**
@@ -32,6 +32,22 @@ public record PartitionedBatch(DeviceBatch batch, int[] starts) implements AutoC
         DeviceBuffer order = backend.allocate(4L * Math.max(1, rows), stream)) {
       PartitionPrimitives partitions = backend.partitions();
       if (rows > 0) partitions.hashPartitionIds(keys, rows, numPartitions, ids, stream);
+      return grouped(backend, input, ids, numPartitions, order, stream);
+    }
+  }
+
+  /**
+   * Partitions {@code input} round-robin as Spark's exchange does: row i goes to partition {@code (first + i) mod
+   * numPartitions}, first being the map task's running position (see {@link
+   * PartitionPrimitives#roundRobinPartitionIds}); then the grouping and gather of {@link #hash}. Leaves {@code
+   * input} open.
+   */
+  public static PartitionedBatch roundRobin(Backend backend, DeviceBatch input, int first, int numPartitions,
+      DeviceStream stream) {
+    int rows = input.rowCount();
+    try (DeviceBuffer ids = backend.allocate(4L * Math.max(1, rows), stream);
+        DeviceBuffer order = backend.allocate(4L * Math.max(1, rows), stream)) {
+      backend.partitions().roundRobinPartitionIds(rows, first, numPartitions, ids, stream);
       return grouped(backend, input, ids, numPartitions, order, stream);
     }
   }

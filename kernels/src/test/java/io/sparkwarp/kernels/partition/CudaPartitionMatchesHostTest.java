@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * partition.cu against the host reference on fresh random input: Spark's partition ids of every key type (nulls,
- * NaN, -0.0, multi-byte strings, 128-bit decimals), and the grouping, at sizes around warp and tile boundaries and
+ * NaN, -0.0, multi-byte strings, 128-bit decimals) and round-robin ids (positions wrapping past the int range), and
+ * the grouping, at sizes around warp and tile boundaries and
  * partition counts from 1 to more than the count matrix holds at the default tile length.
  */
 @Tag("gpu")
@@ -47,6 +48,20 @@ class CudaPartitionMatchesHostTest extends CudaVsHostTestBase {
             rows + " rows, all keys");
       } finally {
         Closeables.closeAll(columns);
+      }
+    }
+  }
+
+  @Test
+  void roundRobinIdsMatch() {
+    for (int rows : new int[] {1, 33, 100_003}) {
+      for (int first : new int[] {0, 17, Integer.MAX_VALUE - 50_000}) {
+        for (int partitions : new int[] {1, 3, 200}) {
+          try (DeviceStream cs = cuda.newStream(); DeviceStream hs = host.newStream()) {
+            assertArrayEquals(roundRobinIds(host, rows, first, partitions, hs),
+                roundRobinIds(cuda, rows, first, partitions, cs), rows + " rows from " + first + " into " + partitions);
+          }
+        }
       }
     }
   }
@@ -102,6 +117,13 @@ class CudaPartitionMatchesHostTest extends CudaVsHostTestBase {
   private static int[] ids(Backend backend, List<DeviceColumn> keys, int rows, int partitions, DeviceStream stream) {
     try (DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
       backend.partitions().hashPartitionIds(keys, rows, partitions, ids, stream);
+      return RowIds.download(backend, ids, rows, stream);
+    }
+  }
+
+  private static int[] roundRobinIds(Backend backend, int rows, int first, int partitions, DeviceStream stream) {
+    try (DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
+      backend.partitions().roundRobinPartitionIds(rows, first, partitions, ids, stream);
       return RowIds.download(backend, ids, rows, stream);
     }
   }

@@ -96,6 +96,52 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
     }
   }
 
+  /** Consecutive positions, wrapping past Integer.MAX_VALUE as Spark's int does, each taken modulo n, never negative. */
+  @Test
+  void roundRobinIdsFollowTheWrappingPositions() {
+    int rows = 1000;
+    for (int first : new int[] {0, 5, Integer.MAX_VALUE - 400}) {
+      for (int partitions : new int[] {1, 3, 200}) {
+        try (DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
+          backend.partitions().roundRobinPartitionIds(rows, first, partitions, ids, stream);
+          int[] actual = RowIds.download(backend, ids, rows, stream);
+          int position = first;
+          for (int i = 0; i < rows; i++, position++) {
+            int r = position % partitions;
+            assertEquals(r < 0 ? r + partitions : r, actual[i], first + " + " + i + " into " + partitions);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void roundRobinBatchDealsItsRowsInTurn() {
+    int rows = 1001;
+    List<FieldVector> input = PartitionTesting.randomColumns(rows, rnd, pageable);
+    int[] ids = new int[rows];
+    for (int i = 0; i < rows; i++) ids[i] = (i + 2) % 7;
+    PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(ids, 7);
+    try (DeviceBatch batch = ArrowUpload.upload(backend, input, stream);
+        PartitionedBatch grouped = PartitionedBatch.roundRobin(backend, batch, 2, 7, stream);
+        ArrowDownload download = ArrowDownload.begin(backend, grouped.batch(), PartitionTesting.names(input),
+            pageable, stream)) {
+      assertArrayEquals(expected.starts(), grouped.starts());
+      List<FieldVector> actual = download.complete();
+      try {
+        for (int c = 0; c < input.size(); c++) {
+          try (FieldVector want = RowIds.reorder(input.get(c), expected.order())) {
+            VectorAssertions.assertVectorEquals(want, actual.get(c), "column " + c);
+          }
+        }
+      } finally {
+        Closeables.closeAll(actual);
+      }
+    } finally {
+      Closeables.closeAll(input);
+    }
+  }
+
   @Test
   void rejectsBadArguments() {
     try (DeviceBuffer ids = backend.allocate(40, stream); DeviceBuffer order = backend.allocate(40, stream)) {
@@ -103,6 +149,7 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
       assertThrows(IllegalArgumentException.class, () -> p.groupByPartition(ids, 10, 0, order, stream));
       assertThrows(IllegalArgumentException.class, () -> p.hashPartitionIds(List.of(), 10, 4, ids, stream));
       assertThrows(RuntimeException.class, () -> p.groupByPartition(ids, 11, 4, order, stream));
+      assertThrows(IllegalArgumentException.class, () -> p.roundRobinPartitionIds(10, 0, 0, ids, stream));
     }
   }
 }
