@@ -13,17 +13,21 @@ import io.sparkwarp.it.harness.QueryCheck.Adaptive;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The columnar shuffle of GPU stages: rows must land in exactly the partitions Spark's own exchange gives them (a
  * GPU-shuffled side meets CPU-shuffled sides in joins), for keys of every type, nulls, NaN, -0.0, multi-byte
- * strings, with and without adaptive execution (coalesced reads, local reads, stage reuse).
+ * strings, and round-robin from Spark's start positions, with and without adaptive execution (coalesced reads, local
+ * reads, stage reuse).
  */
 class ShuffleExchangeTest extends GpuTestBase {
   private static final String NO_BROADCAST = "spark.sql.autoBroadcastJoinThreshold";
+  private static final String SORT_BEFORE_REPARTITION = "spark.sql.execution.sortBeforeRepartition";
 
   /** spark_partition_id() above the exchange (on the CPU) reads where each row landed: it must be Spark's place. */
   @ParameterizedTest
@@ -111,6 +115,70 @@ class ShuffleExchangeTest extends GpuTestBase {
     assertTrue(plan.contains("skewed") && plan.contains("GpuShuffleExchange"), plan);
     QueryCheck check = query(sql).adaptive(Adaptive.ON).gpuNodes(SHUFFLE_EXCHANGE);
     skewed.forEach(check::conf);
+    check.matchesCpu();
+  }
+
+  /**
+   * repartition(n) without columns: round-robin from Spark's start position in each map task. With Spark's sort
+   * before round-robin off, both place every row alike (same scan, same row order), which spark_partition_id()
+   * reads; n = 1 plans as a single partition.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3, 200})
+  void roundRobinPlacesRowsWhereSparkDoes(int n) {
+    query("SELECT *, spark_partition_id() AS p FROM (SELECT /*+ REPARTITION(" + n + ") */ id, str_a, int_a, "
+        + "dec_a, double_a, bin_b, date_a FROM all_types WHERE id % 5 <> 0)")
+        .conf(SORT_BEFORE_REPARTITION, "false").gpuNodes(SHUFFLE_EXCHANGE, FILTER).matchesCpu();
+  }
+
+  /**
+   * With Spark's sort before round-robin on (the default), Spark deals its rows in another order, so which row goes
+   * where differs; the rows, and how many land in each partition (the task's start and row count), do not.
+   */
+  @Test
+  void roundRobinKeepsSparksRowsAndPartitionSizes() {
+    String repartitioned = "SELECT /*+ REPARTITION(3) */ * FROM all_types WHERE int_a IS NULL OR int_a > 0";
+    query(repartitioned).gpuNodes(SHUFFLE_EXCHANGE, FILTER).matchesCpu();
+    query("SELECT spark_partition_id() AS p, count(*) FROM (" + repartitioned + ") GROUP BY 1")
+        .gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+  }
+
+  @Test
+  void roundRobinOfTheDatasetApiFeedsAnAggregateAndAJoin() {
+    query("repartition(200) then a grouped aggregate", s -> s.table("all_types").filter("id % 3 <> 0")
+        .repartition(200).groupBy("str_a").agg(functions.count("*"), functions.sum("int_a"), functions.max("dec_a")))
+        .gpuNodes(SHUFFLE_EXCHANGE, HASH_AGGREGATE).matchesCpu();
+    query("SELECT a.id, b.id, a.str_a FROM (SELECT /*+ REPARTITION(3) */ id, str_a, int_a FROM all_types "
+        + "WHERE id % 2 = 0) a JOIN (SELECT /*+ REPARTITION(200) */ id, str_b, int_b FROM all_types) b "
+        + "ON a.str_a = b.str_b AND a.int_a = b.int_b")
+        .conf(NO_BROADCAST, "-1").gpuNodes(SHUFFLE_EXCHANGE, SHUFFLED_HASH_JOIN).matchesCpu();
+  }
+
+  @Test
+  void roundRobinOfNoRows() {
+    query("SELECT /*+ REPARTITION(3) */ id, str_a FROM all_types WHERE id < 0").adaptive(Adaptive.OFF)
+        .gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+    query("SELECT count(*), max(str_a) FROM (SELECT /*+ REPARTITION(200) */ id, str_a FROM empty_types)")
+        .gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+  }
+
+  /**
+   * REBALANCE without columns (a hint only adaptive execution plans) is round-robin over spark.sql.shuffle.partitions
+   * that it may coalesce, unlike repartition(n): its read of the GPU shuffle is Spark's coalesced read.
+   */
+  @Test
+  void adaptiveExecutionCoalescesARebalance() {
+    String sql = "SELECT /*+ REBALANCE */ id, str_a FROM all_types WHERE id % 7 <> 0";
+    Map<String, String> coalescing = Map.of(QueryCheck.ADAPTIVE, "true",
+        "spark.sql.adaptive.coalescePartitions.minPartitionSize", "1", "spark.sql.shuffle.partitions", "50");
+    String plan = withConf(coalescing, () -> {
+      Dataset<Row> query = spark().sql(sql);
+      query.collectAsList();
+      return query.queryExecution().executedPlan().treeString();
+    });
+    assertTrue(plan.contains("AQEShuffleRead coalesced") && plan.contains("GpuShuffleExchange"), plan);
+    QueryCheck check = query(sql).adaptive(Adaptive.ON).gpuNodes(SHUFFLE_EXCHANGE);
+    coalescing.forEach(check::conf);
     check.matchesCpu();
   }
 

@@ -18,6 +18,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection$;
 import org.apache.spark.sql.catalyst.plans.logical.Statistics;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.catalyst.plans.physical.RangePartitioning;
+import org.apache.spark.sql.catalyst.plans.physical.RoundRobinPartitioning;
 import org.apache.spark.sql.catalyst.types.DataTypeUtils;
 import org.apache.spark.sql.execution.ShufflePartitionSpec;
 import org.apache.spark.sql.execution.ShuffledRowRDD;
@@ -47,10 +48,10 @@ import scala.reflect.ClassTag$;
 /**
  * Spark's shuffle exchange for a GPU stage, columnar end to end: each device batch is downloaded once, its rows get
  * Spark's own partition ids (so GPU- and CPU-shuffled sides and bucketed tables agree; range bounds are sampled as
- * Spark samples them), and each partition's rows go through Spark's shuffle (block manager, compression, external
- * shuffle service, AQE) as one compact columnar slice. The reduce side appends the slices it reads into large Arrow
- * batches on the host, which the next GPU operator uploads at once and a CPU operator reads through Spark's
- * ColumnarToRowExec: no rows are formed on either side.
+ * Spark samples them; round-robin starts where Spark's starts in each map task), and each partition's rows go
+ * through Spark's shuffle (block manager, compression, external shuffle service, AQE) as one compact columnar slice.
+ * The reduce side appends the slices it reads into large Arrow batches on the host, which the next GPU operator
+ * uploads at once and a CPU operator reads through Spark's ColumnarToRowExec: no rows are formed on either side.
  *
  * <p>Written in Java, it implements the Scala trait ShuffleExchangeLike by hand: the trait's state (its vals, its
  * flag and its lazy futures, which Scala classes get as compiler-made fields) is kept here.
@@ -159,8 +160,10 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
       SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names, ranges,
           new SliceWriter.Metrics(metrics.apply(PARTITION_TIME), metrics.apply(DATA_SIZE),
               metrics.apply(GpuMetrics.OUTPUT_ROWS), metrics.apply(GpuMetrics.TRANSFER_BYTES)));
-      RDD<Product2<Object, Object>> records = Partitions.mapTo(input, writer::records,
-          Product2.class);
+      // round-robin placement follows the input's order (SliceWriter says why that is not sorted away)
+      RDD<Product2<Object, Object>> records = outputPartitioning instanceof RoundRobinPartitioning
+          ? Partitions.mapToOrderSensitive(input, writer::records, Product2.class)
+          : Partitions.mapTo(input, writer::records, Product2.class);
       int n = outputPartitioning.numPartitions();
       Partitioner partitioner = new PartitionIdPassthrough(n);  // the records' keys are their partition ids
       dependency = new ShuffleDependency<>(records, partitioner, new ColumnarShuffleSerializer(), Option.empty(),

@@ -34,6 +34,17 @@ final class Partitions {
     return input.mapPartitionsInternal(new Mapper<>(f), false, (ClassTag<R>) ClassTag$.MODULE$.apply(outputClass));
   }
 
+  /**
+   * {@link #mapTo} for a function whose output depends on the order of its input (Spark's isOrderSensitive): over an
+   * unordered input (a shuffle read) Spark then deems the result indeterminate, so a lost output reruns the whole
+   * stage and the stages that read it, not one task.
+   */
+  @SuppressWarnings("unchecked")
+  static <T, R> RDD<R> mapToOrderSensitive(RDD<T> input, PartitionFunction<T, R> f, Class<?> outputClass) {
+    return input.mapPartitionsWithIndexInternal(new IndexedMapper<>(new Mapper<>(f)), false, true,
+        (ClassTag<R>) ClassTag$.MODULE$.apply(outputClass));
+  }
+
   /** A function of two co-partitioned batch inputs that travels to the executors with the plan. */
   interface ZipFunction extends Serializable {
     Iterator<ColumnarBatch> apply(Iterator<ColumnarBatch> left, Iterator<ColumnarBatch> right);
@@ -56,6 +67,21 @@ final class Partitions {
     public scala.collection.Iterator<ColumnarBatch> apply(scala.collection.Iterator<ColumnarBatch> left,
         scala.collection.Iterator<ColumnarBatch> right) {
       return CollectionConverters.asScala(f.apply(CollectionConverters.asJava(left), CollectionConverters.asJava(right)));
+    }
+  }
+
+  /** A {@link Mapper} under Spark's indexed signature; the index is the task's partition, which it does not need. */
+  private static final class IndexedMapper<T, R> extends AbstractFunction2<Object, scala.collection.Iterator<T>,
+      scala.collection.Iterator<R>> implements Serializable {
+    private final Mapper<T, R> mapper;
+
+    IndexedMapper(Mapper<T, R> mapper) {
+      this.mapper = mapper;
+    }
+
+    @Override
+    public scala.collection.Iterator<R> apply(Object index, scala.collection.Iterator<T> input) {
+      return mapper.apply(input);
     }
   }
 

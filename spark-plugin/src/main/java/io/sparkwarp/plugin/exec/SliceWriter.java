@@ -16,13 +16,16 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.physical.HashPartitioning;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.catalyst.plans.physical.RangePartitioning;
+import org.apache.spark.sql.catalyst.plans.physical.RoundRobinPartitioning;
 import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
 import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.util.random.XORShiftRandom;
 import scala.Product2;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
@@ -30,9 +33,20 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The map side of {@link GpuShuffleExchangeExec}: each device batch's rows given the partition ids Spark would give
- * them (its hash, or the sampled bounds of its range partitioning) and grouped by partition on the device ({@link
- * PartitionedBatch}), downloaded once, and each partition's run of rows cut into one columnar slice: the shuffle's
- * records are (partition id, slice).
+ * them (its hash, the sampled bounds of its range partitioning, or the task's round-robin positions) and grouped by
+ * partition on the device ({@link PartitionedBatch}), downloaded once, and each partition's run of rows cut into one
+ * columnar slice: the shuffle's records are (partition id, slice).
+ *
+ * <p>Round-robin places rows as Spark's exchange does: a map task starts at {@code new
+ * XORShiftRandom(partitionId).nextInt(n)}, and each row, in the task's row order across its batches, takes the next
+ * position. Spark first sorts each task's rows (spark.sql.execution.sortBeforeRepartition) so that a retried task
+ * places every row where the first attempt did, even when its input arrives in another order (a shuffle read's
+ * blocks come as they are fetched). That sort is not reproduced here: it would hold a task's whole input on the
+ * device and sort it by value. Instead the records are declared order-sensitive (see {@link
+ * GpuShuffleExchangeExec}), which is what Spark itself does with that setting off: over an input of fixed order (a
+ * scan and what follows it) a retried task places rows alike anyway, and over an unordered one (a shuffle read)
+ * Spark's scheduler treats this stage as indeterminate and, on a fetch failure, reruns all of it and what read it
+ * rather than one task. The multiset of rows and the rows per partition are Spark's either way.
  */
 final class SliceWriter implements Serializable {
   /** The metrics a map task updates. */
@@ -41,26 +55,33 @@ final class SliceWriter implements Serializable {
   private final List<String> names;
   /** Positions of the hash keys among the columns; null for a single partition or ranges. */
   private final int[] keyColumns;
-  /** The bounds of range partitioning; null for hash and single partitioning. */
+  /** The bounds of range partitioning; null for the others. */
   private final RangeBounds ranges;
+  /** Whether rows are placed round-robin (then keyColumns and ranges are null). */
+  private final boolean roundRobin;
   private final int numPartitions;
   private final Metrics metrics;
 
-  private SliceWriter(List<String> names, int[] keyColumns, RangeBounds ranges, int numPartitions, Metrics metrics) {
+  private SliceWriter(List<String> names, int[] keyColumns, RangeBounds ranges, boolean roundRobin,
+      int numPartitions, Metrics metrics) {
     this.names = names;
     this.keyColumns = keyColumns;
     this.ranges = ranges;
+    this.roundRobin = roundRobin;
     this.numPartitions = numPartitions;
     this.metrics = metrics;
   }
 
   /** Why rows of {@code output} cannot be partitioned by {@code partitioning} here; empty when they can. */
   static Optional<String> whyNot(Partitioning partitioning, Seq<Attribute> output) {
-    if (partitioning == SinglePartition$.MODULE$) return Optional.empty();
+    if (partitioning == SinglePartition$.MODULE$ || partitioning instanceof RoundRobinPartitioning) {
+      return Optional.empty();
+    }
     List<Attribute> columns = CollectionConverters.asJava(output);
     if (partitioning instanceof RangePartitioning range) return SortKeys.whyNot(range.ordering(), columns);
     if (!(partitioning instanceof HashPartitioning hash)) {
-      return Optional.of(partitioning.getClass().getSimpleName() + " is not supported (hash, range and single are)");
+      return Optional.of(partitioning.getClass().getSimpleName()
+          + " is not supported (hash, range, round-robin and single are)");
     }
     for (Expression key : CollectionConverters.asJava(hash.expressions())) {
       if (InputColumns.indexOf(columns, key) < 0) {
@@ -82,24 +103,28 @@ final class SliceWriter implements Serializable {
     });
     if (partitioning instanceof RangePartitioning range) {
       if (ranges == null) throw new IllegalArgumentException("range partitioning without its bounds");
-      return new SliceWriter(names, null, ranges, range.numPartitions(), metrics);
+      return new SliceWriter(names, null, ranges, false, range.numPartitions(), metrics);
     }
-    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, null, 1, metrics);
+    if (partitioning instanceof RoundRobinPartitioning rr) {
+      return new SliceWriter(names, null, null, true, rr.numPartitions(), metrics);
+    }
+    if (!(partitioning instanceof HashPartitioning hash)) return new SliceWriter(names, null, null, false, 1, metrics);
     List<Attribute> columns = CollectionConverters.asJava(output);
     List<Expression> keys = CollectionConverters.asJava(hash.expressions());
     int[] positions = keys.stream().mapToInt(k -> InputColumns.indexOf(columns, k)).toArray();
-    return new SliceWriter(names, positions, null, hash.numPartitions(), metrics);
+    return new SliceWriter(names, positions, null, false, hash.numPartitions(), metrics);
   }
-
 
   /** The shuffle records of one map task's batches. */
   Iterator<Product2<Object, Object>> records(Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches) {
     TaskGpu gpu = TaskGpu.get();
     ArrayDeque<Product2<Object, Object>> pending = new ArrayDeque<>();
+    // the round-robin position of the task's next row: Spark's start, then one more per row (a wrapping int)
+    int[] position = {roundRobin ? roundRobinStart(TaskContext.get().partitionId(), numPartitions) + 1 : 0};
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
-        while (pending.isEmpty() && batches.hasNext()) cut(batches.next(), gpu, pending);
+        while (pending.isEmpty() && batches.hasNext()) position[0] += cut(batches.next(), position[0], gpu, pending);
         return !pending.isEmpty();
       }
 
@@ -111,25 +136,38 @@ final class SliceWriter implements Serializable {
     };
   }
 
-  private void cut(org.apache.spark.sql.vectorized.ColumnarBatch batch, TaskGpu gpu,
+  /**
+   * Where Spark's exchange starts the round-robin positions of map task {@code partitionId}
+   * (ShuffleExchangeExec.getPartitionKeyExtractor; the seed is scrambled there, SPARK-21782).
+   */
+  static int roundRobinStart(int partitionId, int numPartitions) {
+    return new XORShiftRandom(partitionId).nextInt(numPartitions);
+  }
+
+  /**
+   * Cuts one batch into its partitions' slices, added to {@code out}; returns the batch's row count.
+   *
+   * @param position the round-robin position of the batch's first row (unused by the other partitionings)
+   */
+  private int cut(org.apache.spark.sql.vectorized.ColumnarBatch batch, int position, TaskGpu gpu,
       ArrayDeque<Product2<Object, Object>> out) {
     long start = System.nanoTime();
     DeviceBatches.Downloaded host = null;
     try {
       int[] starts;
       try (DeviceBatch onDevice = DeviceBatches.unwrap(batch)) {
-        if ((keyColumns == null && ranges == null) || onDevice.rowCount() == 0) {
+        if (numPartitions == 1 || onDevice.rowCount() == 0) {
           starts = new int[] {0, onDevice.rowCount()};
           host = DeviceBatches.download(onDevice, names, gpu);
         } else {
-          try (PartitionedBatch grouped = partition(onDevice, gpu)) {
+          try (PartitionedBatch grouped = partition(onDevice, position, gpu)) {
             starts = grouped.starts();
             host = DeviceBatches.download(grouped.batch(), names, gpu);
           }
         }
       }
       int n = host.rows();
-      if (n == 0) return;
+      if (n == 0) return 0;
       List<FieldVector> columns = host.vectors();
       byte[][] slices = ColumnarSlices.ranges(columns, starts);
       for (int p = 0; p < slices.length; p++) {
@@ -138,14 +176,16 @@ final class SliceWriter implements Serializable {
       metrics.rows().add(n);
       metrics.dataSize().add(unsafeRowBytes(columns, n));
       metrics.pcieBytes().add(columns.stream().mapToLong(FieldVector::getBufferSize).sum());
+      return n;
     } finally {
       if (host != null) Closeables.closeAll(host.vectors());
       metrics.time().add(System.nanoTime() - start);
     }
   }
 
-  /** The batch's rows grouped by partition, by hash or by ranges. */
-  private PartitionedBatch partition(DeviceBatch onDevice, TaskGpu gpu) {
+  /** The batch's rows grouped by partition: round-robin from {@code position}, by hash or by ranges. */
+  private PartitionedBatch partition(DeviceBatch onDevice, int position, TaskGpu gpu) {
+    if (roundRobin) return PartitionedBatch.roundRobin(gpu.backend(), onDevice, position, numPartitions, gpu.stream());
     if (ranges == null) {
       return PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions, gpu.stream());
     }

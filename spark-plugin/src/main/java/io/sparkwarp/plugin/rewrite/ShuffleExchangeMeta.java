@@ -6,8 +6,8 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
 
 /**
- * ShuffleExchangeExec: columnar from a GPU stage (hash or single partitioning), so its rows are never formed; over
- * a CPU stage it stays Spark's, which shuffles rows as well as any.
+ * ShuffleExchangeExec: columnar from a GPU stage (hash, range, round-robin or single partitioning), so its rows are
+ * never formed; over a CPU stage it stays Spark's, which shuffles rows as well as any.
  */
 final class ShuffleExchangeMeta extends ExecMeta {
   private final ShuffleExchangeExec exchange;
