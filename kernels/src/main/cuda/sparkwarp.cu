@@ -10,5 +10,6 @@
 #include "partition.cu"
 #include "scan.cu"
 #include "select.cu"
+#include "select_top.cu"
 #include "sort.cu"
 #include "strings.cu"

@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.sort.SortPrimitives;
+import io.sparkwarp.kernels.sort.TopSelectPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 
 /**
@@ -78,6 +79,9 @@ public interface Backend extends AutoCloseable {
 
   /** Digit passes of the device sort, in Spark's order ({@code io.sparkwarp.kernels.sort.DeviceSort}). */
   SortPrimitives sorts();
+
+  /** The selection before a top-N's sort ({@code io.sparkwarp.kernels.sort.TopSelect}). */
+  TopSelectPrimitives topSelect();
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

@@ -16,6 +16,7 @@ import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.sort.SortPrimitives;
+import io.sparkwarp.kernels.sort.TopSelectPrimitives;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class CudaBackend implements Backend {
   private final ParquetPrimitives parquet;
   private final PartitionPrimitives partitions;
   private final SortPrimitives sorts;
+  private final TopSelectPrimitives topSelect;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -59,6 +61,7 @@ public final class CudaBackend implements Backend {
     CudaStableGrouping grouping = new CudaStableGrouping(this, module);
     this.partitions = new CudaPartitionPrimitives(this, module, grouping);
     this.sorts = new CudaSortPrimitives(module, grouping);
+    this.topSelect = new CudaTopSelectPrimitives(this, module);
   }
 
   /**
@@ -209,6 +212,11 @@ public final class CudaBackend implements Backend {
   @Override
   public SortPrimitives sorts() {
     return sorts;
+  }
+
+  @Override
+  public TopSelectPrimitives topSelect() {
+    return topSelect;
   }
 
   @Override

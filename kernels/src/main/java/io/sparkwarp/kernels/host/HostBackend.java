@@ -16,6 +16,7 @@ import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.partition.PartitionPrimitives;
 import io.sparkwarp.kernels.primitives.BatchPrimitives;
 import io.sparkwarp.kernels.sort.SortPrimitives;
+import io.sparkwarp.kernels.sort.TopSelectPrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -37,6 +38,7 @@ public final class HostBackend implements Backend {
   private final ParquetPrimitives parquet = new HostParquetPrimitives(this);
   private final PartitionPrimitives partitions = new HostPartitionPrimitives();
   private final SortPrimitives sorts = new HostSortPrimitives();
+  private final TopSelectPrimitives topSelect = new HostTopSelectPrimitives();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public HostBackend(BackendOptions options) {
@@ -139,6 +141,11 @@ public final class HostBackend implements Backend {
   @Override
   public SortPrimitives sorts() {
     return sorts;
+  }
+
+  @Override
+  public TopSelectPrimitives topSelect() {
+    return topSelect;
   }
 
   @Override

@@ -141,7 +141,7 @@ final class HostSortPrimitives implements SortPrimitives {
   }
 
   /** The low word of row i's sortable key: sort_keys.cuh's sortable_key, signed values with the sign bit flipped. */
-  private static long keyLow(DeviceType.Kind kind, long data, int i) {
+  static long keyLow(DeviceType.Kind kind, long data, int i) {
     return switch (kind) {
       case BOOLEAN -> HostBatchPrimitives.getBit(data, i) ? 1 : 0;
       case BYTE -> (MemoryUtil.getByte(data + i) & 0xFF) ^ 0x80;
@@ -156,7 +156,7 @@ final class HostSortPrimitives implements SortPrimitives {
   }
 
   /** The high word of row i's sortable key: only 128-bit decimals have one. */
-  private static long keyHigh(DeviceType.Kind kind, long data, int i) {
+  static long keyHigh(DeviceType.Kind kind, long data, int i) {
     return kind == DeviceType.Kind.DECIMAL128 ? MemoryUtil.getLong(data + 16L * i + 8) ^ Long.MIN_VALUE : 0;
   }
 

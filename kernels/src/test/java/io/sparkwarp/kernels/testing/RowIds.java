@@ -33,6 +33,17 @@ public final class RowIds {
     return values;
   }
 
+  /** The first {@code count} 64-bit words of {@code buffer}. */
+  public static long[] downloadWords(Backend backend, DeviceBuffer buffer, int count, DeviceStream stream) {
+    long[] values = new long[count];
+    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * Math.max(1, count))) {
+      backend.copyDeviceToHost(buffer, 0, staging.address(), 8L * count, stream);
+      stream.synchronize();
+      for (int i = 0; i < count; i++) values[i] = MemoryUtil.getLong(staging.address() + 8L * i);
+    }
+    return values;
+  }
+
   /** A copy of {@code v} whose row j is row order[j] of v. */
   public static FieldVector reorder(FieldVector v, int[] order) {
     FieldVector out = v.getField().createVector(v.getAllocator());
