@@ -3,8 +3,8 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.sort.DeviceSort;
 import io.sparkwarp.kernels.sort.SortKey;
+import io.sparkwarp.kernels.sort.TopSelect;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +19,16 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Each partition cut to its first {@code limit} rows in a sort order, on the GPU, under Spark's
- * TakeOrderedAndProjectExec: every batch is sorted on the device with the best rows so far and only those are kept,
- * so N rows per partition leave the device instead of all of them. Spark's operator above takes its own top N of
- * those rows and merges the partitions, as it would have from the full input. Ties at the cut are broken by input
+ * TakeOrderedAndProjectExec: every batch is put with the best rows so far and only the first {@code limit} of them
+ * are kept, so N rows per partition leave the device instead of all of them. Spark's operator above takes its own top
+ * N of those rows and merges the partitions, as it would have from the full input. Ties at the cut are broken by input
  * order, which Spark leaves unspecified too.
+ *
+ * <p>Selected before sorted ({@link TopSelect}): where a batch and the kept rows are many more than the limit, a radix
+ * select over the first key's 64-bit prefixes (a histogram of one byte per pass, a few passes, each a read of 8 bytes
+ * a row) drops the rows that cannot make the cut, and only the candidates, a few times the limit, are gathered and
+ * sorted. A sort of every row costs a pass per key byte over all of them, each moving the rows' ids, plus a gather of
+ * every column; a top 10 of millions of rows then sorts a few dozen.
  */
 public final class GpuTopNExec extends UnaryExec implements GpuExec {
   private final int limit;
@@ -45,7 +51,7 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
     return Partitions.map(child.executeColumnar(), input -> new TopN(input, keys, n, output, rows, batches, time));
   }
 
-  /** One partition's top rows: every batch sorted with the best so far on the device, the first n kept. */
+  /** One partition's top rows: every batch with the best so far selected and sorted on the device, n kept. */
   private static final class TopN extends LazyBatchIterator {
     private final java.util.Iterator<ColumnarBatch> input;
     private final List<SortKey> keys;
@@ -81,11 +87,11 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
             DeviceBatch candidates = best;
             best = null;
             if (candidates == null) {
-              best = DeviceSort.top(backend, batch, keys, n, gpu.stream());
+              best = TopSelect.top(backend, batch, keys, n, gpu.stream());
             } else {
               try (candidates; DeviceBatch both = BatchConcatenator.concat(backend, List.of(candidates, batch),
                   gpu.stream())) {
-                best = DeviceSort.top(backend, both, keys, n, gpu.stream());
+                best = TopSelect.top(backend, both, keys, n, gpu.stream());
               }
             }
             gpu.stream().synchronize();  // the inputs are freed next
