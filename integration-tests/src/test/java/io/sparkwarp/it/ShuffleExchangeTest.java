@@ -4,15 +4,23 @@ import static io.sparkwarp.it.harness.GpuNodes.FILTER;
 import static io.sparkwarp.it.harness.GpuNodes.HASH_AGGREGATE;
 import static io.sparkwarp.it.harness.GpuNodes.SHUFFLED_HASH_JOIN;
 import static io.sparkwarp.it.harness.GpuNodes.SHUFFLE_EXCHANGE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.data.TypeCase;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.it.harness.QueryCheck.Adaptive;
+import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
 import java.util.Map;
+import org.apache.spark.rdd.DeterministicLevel$;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.plans.physical.RoundRobinPartitioning;
+import org.apache.spark.sql.execution.ShuffledRowRDD;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,6 +168,32 @@ class ShuffleExchangeTest extends GpuTestBase {
         .gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
     query("SELECT count(*), max(str_a) FROM (SELECT /*+ REPARTITION(200) */ id, str_a FROM empty_types)")
         .gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
+  }
+
+  /**
+   * Round-robin placement follows the order of a map task's input (Spark's sort before it is not reproduced): over a
+   * scan that order is fixed and the map output is determinate; over a shuffle read it is not, and the map output is
+   * indeterminate, as Spark's is with that sort off, so Spark reruns the whole map stage rather than one task.
+   */
+  @Test
+  void roundRobinOverAShuffleReadIsIndeterminate() {
+    assertEquals(DeterministicLevel$.MODULE$.DETERMINATE(),
+        roundRobinMapOutput("SELECT /*+ REPARTITION(5) */ id, str_a FROM all_types WHERE id % 2 = 0"));
+    assertEquals(DeterministicLevel$.MODULE$.INDETERMINATE(), roundRobinMapOutput("SELECT /*+ REPARTITION(5) */ * "
+        + "FROM (SELECT str_a, count(*) AS c FROM all_types GROUP BY str_a)"));
+  }
+
+  /** The deterministic level of the map output of the query's top GPU round-robin exchange. */
+  private static Object roundRobinMapOutput(String sql) {
+    return withConf(Map.of(QueryCheck.ENABLED, "true", QueryCheck.ADAPTIVE, "false"), () -> {
+      SparkPlan exchange = PlanNodes.all(spark().sql(sql).queryExecution().executedPlan()).stream()
+          .filter(p -> p instanceof GpuShuffleExchangeExec e
+              && e.outputPartitioning() instanceof RoundRobinPartitioning)
+          .findFirst().orElseThrow();
+      RDD<?> rdd = exchange.executeColumnar();
+      while (!(rdd instanceof ShuffledRowRDD)) rdd = rdd.dependencies().head().rdd();
+      return ((ShuffledRowRDD) rdd).dependency().rdd().outputDeterministicLevel();
+    });
   }
 
   /**
