@@ -32,6 +32,7 @@ public final class TopSelect {
     try (DeviceBuffer prefixes = backend.allocate(8L * rows, stream)) {
       select.prefixes(batch.column(first.column()), first.ascending(), first.nullsFirst(), rows, prefixes, stream);
       Cutoff cutoff = cutoff(select, prefixes, rows, limit, stream);
+      if (cutoff.candidates() == rows) return DeviceSort.top(backend, batch, keys, limit, stream);  // none dropped
       // the ids and candidates go back to the stream-ordered pool after the work that reads them
       try (DeviceBuffer ids = backend.allocate(4L * cutoff.candidates(), stream)) {
         select.candidates(prefixes, rows, cutoff.prefix(), ids, stream);
