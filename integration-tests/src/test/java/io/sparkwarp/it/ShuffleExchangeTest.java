@@ -13,6 +13,7 @@ import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.it.harness.QueryCheck.Adaptive;
 import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.rdd.DeterministicLevel$;
 import org.apache.spark.rdd.RDD;
@@ -172,20 +173,29 @@ class ShuffleExchangeTest extends GpuTestBase {
 
   /**
    * Round-robin placement follows the order of a map task's input (Spark's sort before it is not reproduced): over a
-   * scan that order is fixed and the map output is determinate; over a shuffle read it is not, and the map output is
-   * indeterminate, as Spark's is with that sort off, so Spark reruns the whole map stage rather than one task.
+   * scan that order is fixed and the map output is determinate. Over a shuffle read it is not: with Spark's sort on
+   * (the default) that exchange stays Spark's, whose sort makes its output determinate; with the sort off the GPU
+   * exchange takes it, and its output is indeterminate as Spark's is then, so Spark reruns the whole map stage rather
+   * than one task.
    */
   @Test
-  void roundRobinOverAShuffleReadIsIndeterminate() {
+  void roundRobinOverAShuffleRead() {
     assertEquals(DeterministicLevel$.MODULE$.DETERMINATE(),
-        roundRobinMapOutput("SELECT /*+ REPARTITION(5) */ id, str_a FROM all_types WHERE id % 2 = 0"));
-    assertEquals(DeterministicLevel$.MODULE$.INDETERMINATE(), roundRobinMapOutput("SELECT /*+ REPARTITION(5) */ * "
-        + "FROM (SELECT str_a, count(*) AS c FROM all_types GROUP BY str_a)"));
+        roundRobinMapOutput("SELECT /*+ REPARTITION(5) */ id, str_a FROM all_types WHERE id % 2 = 0", Map.of()));
+    String overShuffle = "SELECT /*+ REPARTITION(5) */ * FROM (SELECT str_a, count(*) AS c FROM all_types GROUP BY "
+        + "str_a)";
+    query(overShuffle).fallsBack("ShuffleExchangeExec", "round-robin over a shuffle's output");
+    assertEquals(DeterministicLevel$.MODULE$.INDETERMINATE(),
+        roundRobinMapOutput(overShuffle, Map.of(SORT_BEFORE_REPARTITION, "false")));
+    query(overShuffle).conf(SORT_BEFORE_REPARTITION, "false").gpuNodes(SHUFFLE_EXCHANGE).matchesCpu();
   }
 
   /** The deterministic level of the map output of the query's top GPU round-robin exchange. */
-  private static Object roundRobinMapOutput(String sql) {
-    return withConf(Map.of(QueryCheck.ENABLED, "true", QueryCheck.ADAPTIVE, "false"), () -> {
+  private static Object roundRobinMapOutput(String sql, Map<String, String> extra) {
+    Map<String, String> settings = new HashMap<>(Map.of(QueryCheck.ENABLED, "true", QueryCheck.ADAPTIVE,
+        "false"));
+    settings.putAll(extra);
+    return withConf(settings, () -> {
       SparkPlan exchange = PlanNodes.all(spark().sql(sql).queryExecution().executedPlan()).stream()
           .filter(p -> p instanceof GpuShuffleExchangeExec e
               && e.outputPartitioning() instanceof RoundRobinPartitioning)
