@@ -2,11 +2,13 @@
 // column, statistics that tell which digit passes can change the order. Keys that fit one 64-bit word together (fixed
 // width, their varying bits and null flags at most 64) are packed into it as the first pass reads them, and each pass
 // groups (word, row id) pairs by a digit of the word itself (block_grouping.cuh's block path, over the sources and
-// payload below), ping-ponging between two pair buffers. Other keys take one pass per digit: one digit for each row
-// of the current order (sort_keys.cuh), which grouping.cu's stable grouping turns into the next order. Host twin:
+// payload below, one kernel a pass as onesweep.cuh runs it, after one histogram kernel for all passes), ping-ponging
+// between two pair buffers. Other keys take one pass per digit: one digit for each row of the current order
+// (sort_keys.cuh), which grouping.cu's stable grouping turns into the next order. Host twin:
 // io.sparkwarp.kernels.host.HostSortPrimitives; launches: io.sparkwarp.kernels.cuda.CudaSortPrimitives.
 #include "sparkwarp/block_grouping.cuh"
 #include "sparkwarp/grid.cuh"
+#include "sparkwarp/onesweep.cuh"
 #include "sparkwarp/sort_keys.cuh"
 #include "sparkwarp/warp.cuh"
 
@@ -173,43 +175,44 @@ extern "C" __global__ void sw_sort_rows_at(const int32_t* positions, const uint3
   });
 }
 
-// The pair passes: counts of the block path (block_grouping::block_count) by bits [shift, shift + log2(buckets)) of
-// each row's word, buckets a power of 2 up to 256; every cell of counts written. Blocks of block_grouping::THREADS.
+// The pair passes (onesweep.cuh), first the digit histograms of them all: counts[p * 256 + d] += the rows whose
+// word has digit d in pass p of plan (counts zeroed before). Blocks of block_grouping::THREADS, any number.
 extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
-    sw_sort_pairs_count(const uint64_t* words, int32_t shift, int64_t n, int32_t tile_rows, int64_t tiles,
-                        int32_t buckets, int32_t* counts) {
-  block_grouping::block_count(WordSource{words, shift, static_cast<uint32_t>(buckets - 1)}, n, tile_rows, tiles,
-                              buckets, counts);
+    sw_sort_digit_counts(const uint64_t* words, int64_t n, const __grid_constant__ onesweep::DigitPlan plan,
+                         int32_t* counts) {
+  onesweep::digit_counts(WordSource{words, 0, 0}, n, plan, counts);
 }
 
-// The same of the first pass, over the words packed from the key columns.
+// The same over the words packed from the key columns: the histograms before the first pass.
 extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
-    sw_sort_pairs_count_keys(const __grid_constant__ sort_keys::PackedKeys keys, int32_t shift, int64_t n,
-                             int32_t tile_rows, int64_t tiles, int32_t buckets, int32_t* counts) {
-  block_grouping::block_count(KeySource{&keys, shift, static_cast<uint32_t>(buckets - 1)}, n, tile_rows, tiles,
-                              buckets, counts);
+    sw_sort_digit_counts_keys(const __grid_constant__ sort_keys::PackedKeys keys, int64_t n,
+                              const __grid_constant__ onesweep::DigitPlan plan, int32_t* counts) {
+  onesweep::digit_counts(KeySource{&keys, 0, 0}, n, plan, counts);
 }
 
-static_assert(sizeof(block_grouping::ScatterShared<PairPayload::STAGED_BYTES>) == 46112,
-              "CudaStableGrouping.PAIR_SCATTER_SHARED_BYTES");
+static_assert(sizeof(onesweep::CountsShared) == 8192, "CudaSortPrimitives.COUNTS_SHARED_BYTES");
+static_assert(sizeof(onesweep::PassShared<PairPayload::STAGED_BYTES>) == 46120,
+              "CudaSortPrimitives.PASS_SHARED_BYTES");
 
 // One stable pass over (word, row id) pairs: the pair of row i, (words[i], rows[i]) (i where rows is null), goes to
-// positions[p * tiles + t] + its rank among tile t's rows of digit p = bits [shift, shift + log2(buckets)) of its
-// word: words_out (unless null) and rows_out there. Blocks of block_grouping::THREADS; 3 of them an SM (at most 80
-// registers: a thread holds its 16 words while it ranks them).
+// (rows of digits below p) + its rank among the rows of digit p = bits [shift, shift + log2(buckets)) of its word,
+// counts[p] being the rows of digit p: words_out (unless null) and rows_out there. A block a tile of
+// block_grouping::CHUNK rows, handed out by next_tile; lookback (a word a (tile, bucket)) and next_tile zeroed
+// before. Blocks of block_grouping::THREADS; 3 of them an SM (at most 80 registers: a thread holds its 16 words while
+// it ranks them).
 extern "C" __global__ void __launch_bounds__(block_grouping::THREADS, 3)
-    sw_sort_pairs_scatter(const uint64_t* words, int32_t shift, int64_t n, int32_t tile_rows, int64_t tiles,
-                          int32_t buckets, const int32_t* positions, const int32_t* rows, uint64_t* words_out,
-                          int32_t* rows_out) {
-  block_grouping::block_scatter(WordSource{words, shift, static_cast<uint32_t>(buckets - 1)},
-                                PairPayload{rows, words_out, rows_out}, n, tile_rows, tiles, buckets, positions);
+    sw_sort_pairs(const uint64_t* words, int32_t shift, int64_t n, int32_t buckets, const int32_t* counts,
+                  uint64_t* lookback, uint32_t* next_tile, const int32_t* rows, uint64_t* words_out,
+                  int32_t* rows_out) {
+  onesweep::pass(WordSource{words, shift, static_cast<uint32_t>(buckets - 1)}, PairPayload{rows, words_out, rows_out},
+                 n, buckets, counts, lookback, next_tile);
 }
 
 // The same of the first pass, over the words packed from the key columns.
 extern "C" __global__ void __launch_bounds__(block_grouping::THREADS, 3)
-    sw_sort_pairs_scatter_keys(const __grid_constant__ sort_keys::PackedKeys keys, int32_t shift, int64_t n,
-                               int32_t tile_rows, int64_t tiles, int32_t buckets, const int32_t* positions,
-                               const int32_t* rows, uint64_t* words_out, int32_t* rows_out) {
-  block_grouping::block_scatter(KeySource{&keys, shift, static_cast<uint32_t>(buckets - 1)},
-                                PairPayload{rows, words_out, rows_out}, n, tile_rows, tiles, buckets, positions);
+    sw_sort_pairs_keys(const __grid_constant__ sort_keys::PackedKeys keys, int32_t shift, int64_t n, int32_t buckets,
+                       const int32_t* counts, uint64_t* lookback, uint32_t* next_tile, const int32_t* rows,
+                       uint64_t* words_out, int32_t* rows_out) {
+  onesweep::pass(KeySource{&keys, shift, static_cast<uint32_t>(buckets - 1)}, PairPayload{rows, words_out, rows_out},
+                 n, buckets, counts, lookback, next_tile);
 }

@@ -1,16 +1,19 @@
 // sort.cu on the CPU: the key statistics, the digit kernels and the passes composed with grouping.cu's grouping, and
-// the pair passes over keys packed into one word (block_grouping.cuh's block path over sort.cu's sources and
-// payload), as io.sparkwarp.kernels.sort.DeviceSort plans and runs them, against std::stable_sort with Spark's
-// ordering written directly: every fixed-width kind (ints and longs with their extremes, longs of a narrow range,
-// doubles and floats with NaN payloads, a negative NaN too, -0.0 and infinities), strings with prefixes, NUL and high
-// bytes, 128-bit decimals, booleans; no nulls, some or only nulls; both directions and null placements, one to three
-// keys, tiles of several lengths. Prints "ok" or the disagreements (exit 1). Run by SortKernelsOnCpuTest.
+// the pair passes over keys packed into one word (onesweep.cuh: the histograms of every pass, then a kernel a pass),
+// as io.sparkwarp.kernels.sort.DeviceSort plans and runs them, against std::stable_sort with Spark's ordering written
+// directly: every fixed-width kind (ints and longs with their extremes, longs of a narrow range, doubles and floats
+// with NaN payloads, a negative NaN too, -0.0 and infinities), strings with prefixes, NUL and high bytes, 128-bit
+// decimals, booleans; no nulls, some or only nulls; both directions and null placements, one to three keys, tiles of
+// several lengths. The pair passes also over raw words: 0 rows to many tiles, every digit or a few, equal words, one
+// varying middle digit, skew; and the look-back waiting on many predecessors. Prints "ok" or the disagreements (exit
+// 1). Run by SortKernelsOnCpuTest.
 #include "warp_emulation.h"
 #include "grouping.cu"
 #include "sort.cu"
 #include "grouping_on_cpu.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <string>
@@ -346,51 +349,87 @@ bool plan_packed(const std::vector<Key>& keys, int64_t n, Packed& packed) {
   return packed.varying != 0;
 }
 
-// The order DeviceSort's pair passes compute: the first packs the words from the columns, the last writes only the
-// row ids; each pass is checked to leave its digits in order. Tiles of tile_rows rows (whole chunks).
-std::vector<int32_t> packed_order(const Packed& packed, int64_t n, int32_t tile_rows) {
-  std::vector<uint64_t> words[2] = {std::vector<uint64_t>(n), std::vector<uint64_t>(n)};
-  std::vector<int32_t> ids[2] = {std::vector<int32_t>(n), std::vector<int32_t>(n)};
-  const uint64_t* words_in = nullptr;
-  const int32_t* ids_in = nullptr;
-  for (uint64_t rest = packed.varying; rest != 0;) {
+// A pass of the pair passes: bits [shift, shift + bits) of the word.
+struct Digit {
+  int32_t shift;
+  int32_t bits;
+};
+
+// PackedKeys.passes: from the lowest varying bit not covered yet, the varying bits of the 8 from there.
+std::vector<Digit> digits_of(uint64_t varying) {
+  std::vector<Digit> digits;
+  for (uint64_t rest = varying; rest != 0;) {
     const int32_t shift = __builtin_ctzll(rest);
     const uint64_t digit = rest & (0xffull << shift);
-    const int32_t bits = 64 - __builtin_clzll(digit) - shift;
+    digits.push_back({shift, 64 - __builtin_clzll(digit) - shift});
     rest &= ~digit;
+  }
+  return digits;
+}
+
+// The pair passes as CudaSortPrimitives launches them: one histogram kernel for every pass (over the words packed
+// from keys where words is null), then per pass a zeroed look-back and tile counter and a block a tile of
+// block_grouping::CHUNK rows. The emulation runs the blocks in turn, in tile order, so a look-back finds the tile
+// before published (look_back_waits checks the waiting on many). The first pass reads keys or words, every pass
+// writes the other of two pair buffers (the last only the ids); each pass is checked to leave its digits in order
+// and the histograms to count every row. Returns the row ids.
+std::vector<int32_t> pair_passes(const sparkwarp::sort_keys::PackedKeys* keys, const uint64_t* words, int64_t n,
+                                 const std::vector<Digit>& digits, const std::string& what) {
+  onesweep::DigitPlan plan{};
+  plan.passes = static_cast<int32_t>(digits.size());
+  for (size_t p = 0; p < digits.size(); p++) {
+    plan.shift[p] = digits[p].shift;
+    plan.bits[p] = digits[p].bits;
+  }
+  const int64_t tiles = (n + block_grouping::CHUNK - 1) / block_grouping::CHUNK;
+  std::vector<int32_t> counts(block_grouping::BUCKETS * digits.size(), 0);
+  const int threads = block_grouping::THREADS;
+  // two blocks where there are two chunks, so that a block loops over chunks
+  launch_blocks_in_turn(tiles < 2 ? 1 : 2, threads, [&] {
+    if (keys != nullptr) sw_sort_digit_counts_keys(*keys, n, plan, counts.data());
+    else sw_sort_digit_counts(words, n, plan, counts.data());
+  });
+  std::vector<uint64_t> out_words[2] = {std::vector<uint64_t>(n + 1), std::vector<uint64_t>(n + 1)};
+  std::vector<int32_t> ids[2] = {std::vector<int32_t>(n + 1, -7), std::vector<int32_t>(n + 1, -7)};
+  const uint64_t* words_in = words;
+  const int32_t* ids_in = nullptr;
+  for (size_t pass = 0; pass < digits.size(); pass++) {
+    const auto [shift, bits] = digits[pass];
     const int32_t buckets = 1 << bits;
-    const int p = ids_in == ids[0].data() ? 1 : 0;
-    uint64_t* words_out = rest == 0 ? nullptr : words[p].data();
-    int32_t* ids_out = ids[p].data();
-    if (words_in == nullptr) {
-      group_blocks_on_cpu(
-          n, buckets, tile_rows, nullptr,
-          [&](int32_t rows, int64_t tiles, int32_t* counts) {
-            sw_sort_pairs_count_keys(packed.keys, shift, n, rows, tiles, buckets, counts);
-          },
-          [&](int32_t rows, int64_t tiles, const int32_t* positions) {
-            sw_sort_pairs_scatter_keys(packed.keys, shift, n, rows, tiles, buckets, positions, ids_in, words_out,
-                                       ids_out);
-          });
-    } else {
-      group_blocks_on_cpu(
-          n, buckets, tile_rows, nullptr,
-          [&](int32_t rows, int64_t tiles, int32_t* counts) {
-            sw_sort_pairs_count(words_in, shift, n, rows, tiles, buckets, counts);
-          },
-          [&](int32_t rows, int64_t tiles, const int32_t* positions) {
-            sw_sort_pairs_scatter(words_in, shift, n, rows, tiles, buckets, positions, ids_in, words_out, ids_out);
-          });
-    }
+    const int32_t* pass_counts = counts.data() + block_grouping::BUCKETS * pass;
+    int64_t counted = 0;
+    for (int32_t d = 0; d < block_grouping::BUCKETS; d++) counted += pass_counts[d];
+    expect(counted == n, what + ": rows counted for the pass at bit " + std::to_string(shift), counted, n);
+    const int out = static_cast<int>(pass % 2);
+    uint64_t* words_out = pass + 1 == digits.size() ? nullptr : out_words[out].data();
+    int32_t* ids_out = ids[out].data();
+    out_words[out][n] = 0x5a5a;
+    std::vector<uint64_t> lookback(tiles * block_grouping::BUCKETS, 0);
+    uint32_t next_tile = 0;
+    launch_blocks_in_turn(static_cast<int>(tiles), threads, [&] {
+      if (pass == 0 && keys != nullptr) {
+        sw_sort_pairs_keys(*keys, shift, n, buckets, pass_counts, lookback.data(), &next_tile, ids_in, words_out,
+                           ids_out);
+      } else {
+        sw_sort_pairs(words_in, shift, n, buckets, pass_counts, lookback.data(), &next_tile, ids_in, words_out,
+                      ids_out);
+      }
+    });
+    expect(ids_out[n] == -7 && out_words[out][n] == 0x5a5a, what + ": nothing written past the rows", ids_out[n], 0);
     for (int64_t j = 1; j < n && words_out != nullptr; j++) {
       const uint64_t before = (words_out[j - 1] >> shift) & (buckets - 1);
       const uint64_t here = (words_out[j] >> shift) & (buckets - 1);
-      expect(before <= here, "digits in order after a pass at bit " + std::to_string(shift), before, here);
+      expect(before <= here, what + ": digits in order after a pass at bit " + std::to_string(shift), before, here);
     }
     words_in = words_out;
     ids_in = ids_out;
   }
-  std::vector<int32_t> order(ids_in, ids_in + n);
+  return std::vector<int32_t>(ids_in, ids_in + n);
+}
+
+// The order DeviceSort's pair passes compute, then its null pass if the plan has one.
+std::vector<int32_t> packed_order(const Packed& packed, int64_t n) {
+  std::vector<int32_t> order = pair_passes(&packed.keys, nullptr, n, digits_of(packed.varying), "packed");
   if (packed.null_pass != nullptr) {
     const Key& key = *packed.null_pass;
     std::vector<int32_t> digits(n), out(n);
@@ -403,38 +442,84 @@ std::vector<int32_t> packed_order(const Packed& packed, int64_t n, int32_t tile_
   return order;
 }
 
-// Sorts by `keys` through the digit passes, or where `packed` through the pair passes (the keys must then fit one
-// word, unless every row ties).
-void sorts_like_spark(const std::string& what, const std::vector<Key>& keys, int64_t n, int32_t tile_rows,
-                      bool packed = false) {
+// The pair passes over words by the digits of `varying`, against std::stable_sort of the row ids by those bits.
+void pairs_sort_stably(const std::string& what, const std::vector<uint64_t>& words, uint64_t varying) {
+  const int64_t n = static_cast<int64_t>(words.size());
   std::vector<int32_t> expected(n);
   for (int64_t i = 0; i < n; i++) expected[i] = static_cast<int32_t>(i);
-  std::stable_sort(expected.begin(), expected.end(), [&](int32_t a, int32_t b) { return less_than(keys, a, b); });
-  if (packed && n > 0) {
-    Packed plan;
-    if (!plan_packed(keys, n, plan)) {
-      // only where every row ties may the keys not pack
-      expect(std::adjacent_find(expected.begin(), expected.end(), [&](int32_t a, int32_t b) {
-               return less_than(keys, a, b);
-             }) == expected.end(), what + ": packs", 0, 0);
-    } else {
-      const std::vector<int32_t> actual = packed_order(plan, n, tile_rows);
-      for (int64_t j = 0; j < n; j++) {
-        if (actual[j] != expected[j]) {
-          expect(false, what + ", packed: row at " + std::to_string(j), actual[j], expected[j]);
-          break;
-        }
-      }
-    }
-    return;
-  }
-  const std::vector<int32_t> actual = device_order(keys, n, tile_rows);
-  expect(static_cast<int64_t>(actual.size()) == n, what + ": rows", actual.size(), n);
-  for (int64_t j = 0; j < n && j < static_cast<int64_t>(actual.size()); j++) {
+  std::stable_sort(expected.begin(), expected.end(),
+                   [&](int32_t a, int32_t b) { return (words[a] & varying) < (words[b] & varying); });
+  const std::vector<int32_t> actual = pair_passes(nullptr, words.data(), n, digits_of(varying), what);
+  for (int64_t j = 0; j < n; j++) {
     if (actual[j] != expected[j]) {
       expect(false, what + ": row at " + std::to_string(j), actual[j], expected[j]);
       return;
     }
+  }
+}
+
+// onesweep::look_back of the last of many tiles while another thread publishes its predecessors, last first and a
+// little late each: it must wait on each not-ready word, add aggregates, and stop at the nearest inclusive prefix.
+void look_back_waits(std::mt19937_64& rnd) {
+  const int64_t tiles = 40;
+  const int digit = 77;
+  for (int64_t prefix_at : {int64_t{0}, int64_t{25}}) {
+    std::vector<uint64_t> lookback(tiles * block_grouping::BUCKETS, onesweep::FLAG_NOT_READY);
+    std::vector<uint64_t> counts(tiles);
+    for (uint64_t& c : counts) c = rnd() % 5000;
+    const uint64_t start = 123456789;  // tile 0's prefix starts after the digits below
+    int64_t expected = 0;
+    for (int64_t t = tiles - 2; t >= prefix_at; t--) expected += static_cast<int64_t>(counts[t]);
+    // the inclusive prefix of tile prefix_at: any value, as long as the look-back stops there
+    if (prefix_at == 0) expected += static_cast<int64_t>(start);
+    int64_t got = -1;
+    std::thread reader([&] { got = onesweep::look_back(lookback.data(), tiles - 1, digit); });
+    for (int64_t t = tiles - 2; t >= 0; t--) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      const bool prefix = t == prefix_at;
+      const uint64_t value = prefix && t == 0 ? start + counts[t] : counts[t];
+      onesweep::publish(&lookback[t * block_grouping::BUCKETS + digit],
+                        (prefix || t == 0 ? onesweep::FLAG_PREFIX : onesweep::FLAG_AGGREGATE) | value);
+    }
+    reader.join();
+    expect(got == expected, "look-back over " + std::to_string(tiles - 1 - prefix_at) + " tiles", got, expected);
+  }
+}
+
+// The row ids in Spark's order by `keys`, by std::stable_sort.
+std::vector<int32_t> spark_order(const std::vector<Key>& keys, int64_t n) {
+  std::vector<int32_t> expected(n);
+  for (int64_t i = 0; i < n; i++) expected[i] = static_cast<int32_t>(i);
+  std::stable_sort(expected.begin(), expected.end(), [&](int32_t a, int32_t b) { return less_than(keys, a, b); });
+  return expected;
+}
+
+void expect_order(const std::string& what, const std::vector<int32_t>& actual, const std::vector<int32_t>& expected) {
+  expect(actual.size() == expected.size(), what + ": rows", actual.size(), expected.size());
+  for (size_t j = 0; j < actual.size() && j < expected.size(); j++) {
+    if (actual[j] != expected[j]) {
+      expect(false, what + ": row at " + std::to_string(j), actual[j], expected[j]);
+      return;
+    }
+  }
+}
+
+// Sorts by `keys` through the digit passes, with tiles of tile_rows where the grouping takes warps.
+void sorts_like_spark(const std::string& what, const std::vector<Key>& keys, int64_t n, int32_t tile_rows) {
+  expect_order(what, device_order(keys, n, tile_rows), spark_order(keys, n));
+}
+
+// Sorts by `keys` through the pair passes: the keys must fit one word, unless every row ties.
+void packs_like_spark(const std::string& what, const std::vector<Key>& keys, int64_t n) {
+  const std::vector<int32_t> expected = spark_order(keys, n);
+  Packed plan;
+  if (plan_packed(keys, n, plan)) {
+    expect_order(what + ", packed", packed_order(plan, n), expected);
+  } else {
+    // only where every row ties may the keys not pack
+    expect(std::adjacent_find(expected.begin(), expected.end(), [&](int32_t a, int32_t b) {
+             return less_than(keys, a, b);
+           }) == expected.end(), what + ": packs", 0, 0);
   }
 }
 
@@ -513,21 +598,20 @@ int main() {
         const bool nulls_first = (ascending + c + static_cast<int>(nulls * 10)) % 2 == 0;
         const std::string what = std::to_string(nulls) + " nulls, " + names[c] + (ascending ? " asc" : " desc") +
                                  (nulls_first ? " nulls first" : " nulls last");
-        sorts_like_spark(what, {{&columns[c], ascending, nulls_first}}, n, chunk, true);
+        packs_like_spark(what, {{&columns[c], ascending, nulls_first}}, n);
       }
     }
   }
   {
-    // a tile of two chunks, then one of a whole chunk and a partial one; the full-range longs with nulls take the
-    // last null pass, the ints a null flag at bit 32
+    // two whole tiles and a partial one; the full-range longs with nulls take the last null pass, the ints a null
+    // flag at bit 32
     const int64_t n = 2 * chunk + chunk / 2 + 3;
     const Column wide = longs(KIND_LONG, n, 0.2, false, rnd), narrow = longs(KIND_LONG, n, 0.0, true, rnd);
     const Column some = ints(n, 0.1, rnd), reals = doubles(n, 0.0, rnd);
-    // tiles of one chunk: two blocks, one of which loops over two tiles
-    sorts_like_spark("longs desc nulls last, tiles of a chunk", {{&wide, false, false}}, n, chunk, true);
-    sorts_like_spark("ints nulls first, tiles of a chunk", {{&some, true, true}}, n, chunk, true);
-    sorts_like_spark("narrow longs, tiles of two chunks", {{&narrow, true, true}}, n, 2 * chunk, true);
-    sorts_like_spark("doubles desc, tiles of two chunks", {{&reals, false, true}}, n, 2 * chunk, true);
+    packs_like_spark("longs desc nulls last, three tiles", {{&wide, false, false}}, n);
+    packs_like_spark("ints nulls first, three tiles", {{&some, true, true}}, n);
+    packs_like_spark("narrow longs, three tiles", {{&narrow, true, true}}, n);
+    packs_like_spark("doubles desc, three tiles", {{&reals, false, true}}, n);
   }
   {
     // several keys in one word, ties broken by the later ones; and key lists that do not fit one
@@ -537,11 +621,11 @@ int main() {
     const Column stamps = longs(KIND_TIMESTAMP, n, 0.0, true, rnd), reals = floats(n, 0.1, rnd);
     const Column wide = longs(KIND_LONG, n, 0.2, false, rnd), text = strings(n, 0.0, 3, rnd);
     const Column big = decimals(n, 0.0, rnd);
-    sorts_like_spark("dates desc nulls last, shorts asc, booleans desc nulls first",
-                     {{&dates, false, false}, {&small, true, true}, {&flags, false, true}}, n, chunk, true);
-    sorts_like_spark("bytes asc nulls last, narrow timestamps desc, floats asc nulls first",
-                     {{&tiny, true, false}, {&stamps, false, true}, {&reals, true, true}}, n, chunk, true);
-    sorts_like_spark("booleans, bytes", {{&flags, true, true}, {&tiny, false, false}}, n, chunk, true);
+    packs_like_spark("dates desc nulls last, shorts asc, booleans desc nulls first",
+                     {{&dates, false, false}, {&small, true, true}, {&flags, false, true}}, n);
+    packs_like_spark("bytes asc nulls last, narrow timestamps desc, floats asc nulls first",
+                     {{&tiny, true, false}, {&stamps, false, true}, {&reals, true, true}}, n);
+    packs_like_spark("booleans, bytes", {{&flags, true, true}, {&tiny, false, false}}, n);
     sorts_like_spark("longs with nulls, then booleans (no pack)", {{&wide, true, false}, {&flags, true, true}}, n, 64);
     Packed plan;
     expect(plan_packed({{&wide, true, true}}, n, plan) && plan.null_pass != nullptr, "64 bits and nulls", 0, 0);
@@ -550,6 +634,25 @@ int main() {
     expect(!plan_packed({{&big, true, false}}, n, plan), "a 128-bit decimal", 0, 0);
     expect(!plan_packed(std::vector<Key>(9, Key{&flags, true, true}), n, plan), "nine keys", 0, 0);
   }
+  // the pair passes over words: no rows, one, a tile less one row, one tile, a tile and a row, many tiles with a
+  // partial last one; every digit of the word or a few; words all equal; words that differ only in a middle digit
+  for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{chunk - 1}, int64_t{chunk}, int64_t{chunk + 1},
+                    int64_t{9 * chunk + 77}}) {
+    std::vector<uint64_t> words(n), same(n, 0x0123456789abcdefull), middle(n), skewed(n);
+    const uint64_t base = rnd();
+    for (int64_t i = 0; i < n; i++) {
+      words[i] = rnd();
+      middle[i] = (base & ~(0xffull << 24)) | (rnd() % 256) << 24;
+      skewed[i] = rnd() % 8 == 0 ? rnd() : base;  // most rows in one bucket of every digit
+    }
+    const std::string rows = std::to_string(n) + " rows";
+    pairs_sort_stably(rows + " of random words, 8 passes", words, ~0ull);
+    pairs_sort_stably(rows + " of random words, digits of 3, 8 and 1 bits", words, 0x7ull << 5 | 0xffull << 20 | 1ull << 63);
+    pairs_sort_stably(rows + " of equal words, a pass over a constant digit", same, 0xffull << 8);
+    pairs_sort_stably(rows + " differing in bits [24, 32)", middle, 0xffull << 24);
+    pairs_sort_stably(rows + " mostly of one word", skewed, 0xffffull << 40);
+  }
+  look_back_waits(rnd);
   for (int64_t n : {0, 1, 33, 5000}) ranks_and_rows_at(n, rnd);
   if (failures) return 1;
   printf("ok\n");

@@ -4,8 +4,9 @@
 // row's output position (an int32 value or the row's index; a (word, row id) pair of the sort's pair passes). The
 // rows are cut into tiles of whole chunks; block_count writes each tile's count of each bucket into a bucket-major
 // matrix, whose exclusive scan (scan.cu) gives every (bucket, tile) its first output position; block_scatter ranks
-// each chunk in shared memory and writes the payload out staged in grouped order. Entry points: grouping.cu
-// (sw_group_block_*), sort.cu (sw_sort_pairs_*); launches: io.sparkwarp.kernels.cuda.CudaStableGrouping.
+// each chunk in shared memory and writes the payload out staged in grouped order (scatter_chunk, which onesweep.cuh's
+// single-kernel passes share). Entry points: grouping.cu (sw_group_block_*), sort.cu (sw_sort_pairs*, through
+// onesweep.cuh); launches: io.sparkwarp.kernels.cuda.CudaStableGrouping, CudaSortPrimitives.
 //
 // A Source has: a type Item (what a thread holds of a row while ranking it: whatever of the payload is loaded with
 // the bucket); and load(first, stride, end, items, buckets), which fills items[k] and buckets[k] (in [0, buckets))
@@ -142,74 +143,87 @@ __device__ __forceinline__ void stage_and_write(S& s, const Payload& payload, in
   }
 }
 
+// Ranks the chunk [chunk, end) (at most CHUNK rows) in shared memory and writes its payload out: warp w holds rows
+// chunk + w * WARP_ROWS + 32k + lane, so (warp, k, lane) is the input order, each warp ranks its rows k by k in its
+// own counts (stable), and a scan over (bucket, warp) turns those counts into chunk ranks. Each phase of the payload
+// is staged in shared memory in grouped order, then written out with consecutive threads at consecutive positions of
+// a bucket. place(total), called by every thread b once the chunk is ranked, with total = the chunk's rows of bucket
+// b (0 for b >= buckets), returns the output position of the first of them. Blocks of THREADS, buckets <= BUCKETS.
+template <typename Source, typename Payload, typename S, typename Place>
+__device__ __forceinline__ void scatter_chunk(S& s, const Source& source, const Payload& payload, int64_t chunk,
+                                              int64_t end, int32_t buckets, Place place) {
+  const int warp = static_cast<int>(threadIdx.x >> 5);
+  const int bucket = static_cast<int>(threadIdx.x);
+  int bits = 0;  // the bucket bits that tell the buckets apart
+  while ((1 << bits) < buckets) bits++;
+  const int64_t warp_row = chunk + warp * WARP_ROWS;  // the warp's first row
+  const int32_t warp_left = static_cast<int32_t>(end - warp_row);  // may be below 0
+  const int64_t first = warp_row + lane_id();
+  // every load of a warp is 32 consecutive rows
+  typename Source::Item items[ITEMS];
+  int32_t p[ITEMS];
+  source.load(first, 32, end, items, p);
+  // rank: this warp's counts are its own (the previous chunk's readers of them were this warp's lanes)
+  int32_t* counts = s.warp_counts[warp];
+#pragma unroll
+  for (int j = 0; j < BUCKETS / 32; j++) counts[32 * j + lane_id()] = 0;
+  __syncwarp();
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++) {
+    if (32 * k >= warp_left) break;  // the rest of the warp's rows are past the end (p = -1)
+    const bool live = p[k] >= 0;
+    const uint32_t label = live ? static_cast<uint32_t>(p[k]) : 0u;
+    const uint32_t peers = warp_match_low_bits(label, bits) & __ballot_sync(FULL_WARP, live);
+    const uint32_t below = peers & lanemask_lt();
+    // the lowest lane of each bucket moves its count on; its peers take the count before
+    int32_t seen = 0;
+    if (live && below == 0) {
+      seen = counts[label];
+      counts[label] = seen + __popc(peers);
+    }
+    seen = __shfl_sync(FULL_WARP, seen, __ffs(static_cast<int>(peers)) - 1);
+    p[k] = live ? ((seen + __popc(below)) << 8 | static_cast<int32_t>(label)) : -1;
+    __syncwarp();  // the next step's lowest lane reads what this one wrote
+  }
+  __syncthreads();
+  // bucket b: the chunk rank of each warp's first row of it, and where its rows go
+  int32_t in_warp[WARPS], total = 0;
+#pragma unroll
+  for (int w = 0; w < WARPS; w++) {
+    in_warp[w] = s.warp_counts[w][bucket];
+    total += in_warp[w];
+  }
+  const int32_t bucket_first = block_exclusive_sum(total, s.warp_sums);
+  int32_t rank = bucket_first;
+#pragma unroll
+  for (int w = 0; w < WARPS; w++) {
+    s.warp_counts[w][bucket] = rank;
+    rank += in_warp[w];
+  }
+  s.shift[bucket] = static_cast<int32_t>(place(total) - bucket_first);
+  __syncthreads();
+  stage_and_write<0>(s, payload, first, counts, p, items, static_cast<int32_t>(end - chunk));
+}
+
 // Moves the payload of row i to positions[p * tiles + t] + (rank of row i among tile t's rows of bucket p), for
-// buckets <= BUCKETS; positions (the scanned counts) stay as they are. A block ranks a chunk of CHUNK rows in shared
-// memory: warp w holds rows w * WARP_ROWS + 32k + lane, so (warp, k, lane) is the input order, each warp ranks its
-// rows k by k in its own counts (stable), and a scan over (bucket, warp) turns those counts into chunk ranks. Each
-// phase of the payload is staged in shared memory in grouped order, then written out with consecutive threads at
-// consecutive positions of a bucket. Blocks of THREADS.
+// buckets <= BUCKETS; positions (the scanned counts) stay as they are. Chunk by chunk (scatter_chunk), each bucket's
+// next position carried from one to the next. Blocks of THREADS.
 template <typename Source, typename Payload>
 __device__ __forceinline__ void block_scatter(const Source& source, const Payload& payload, int64_t n,
                                               int32_t tile_rows, int64_t tiles, int32_t buckets,
                                               const int32_t* positions) {
   using S = ScatterShared<Payload::STAGED_BYTES>;
   S& s = shared<S>();
-  const int warp = static_cast<int>(threadIdx.x >> 5);
   const int bucket = static_cast<int>(threadIdx.x);
-  int bits = 0;  // the bucket bits that tell the buckets apart
-  while ((1 << bits) < buckets) bits++;
   for_each_block_tile(tiles, [&](int64_t t) {
     // the next output position of this thread's bucket in tile t
     int32_t next = bucket < buckets ? positions[bucket * tiles + t] : 0;
     for_each_chunk(n, tile_rows, t, [&](int64_t chunk, int64_t end) {
-      const int64_t warp_row = chunk + warp * WARP_ROWS;  // the warp's first row
-      const int32_t warp_left = static_cast<int32_t>(end - warp_row);  // may be below 0
-      const int64_t first = warp_row + lane_id();
-      // every load of a warp is 32 consecutive rows
-      typename Source::Item items[ITEMS];
-      int32_t p[ITEMS];
-      source.load(first, 32, end, items, p);
-      // rank: this warp's counts are its own (the previous chunk's readers of them were this warp's lanes)
-      int32_t* counts = s.warp_counts[warp];
-#pragma unroll
-      for (int j = 0; j < BUCKETS / 32; j++) counts[32 * j + lane_id()] = 0;
-      __syncwarp();
-#pragma unroll
-      for (int k = 0; k < ITEMS; k++) {
-        if (32 * k >= warp_left) break;  // the rest of the warp's rows are past the end (p = -1)
-        const bool live = p[k] >= 0;
-        const uint32_t label = live ? static_cast<uint32_t>(p[k]) : 0u;
-        const uint32_t peers = warp_match_low_bits(label, bits) & __ballot_sync(FULL_WARP, live);
-        const uint32_t below = peers & lanemask_lt();
-        // the lowest lane of each bucket moves its count on; its peers take the count before
-        int32_t seen = 0;
-        if (live && below == 0) {
-          seen = counts[label];
-          counts[label] = seen + __popc(peers);
-        }
-        seen = __shfl_sync(FULL_WARP, seen, __ffs(static_cast<int>(peers)) - 1);
-        p[k] = live ? ((seen + __popc(below)) << 8 | static_cast<int32_t>(label)) : -1;
-        __syncwarp();  // the next step's lowest lane reads what this one wrote
-      }
-      __syncthreads();
-      // bucket b: the chunk rank of each warp's first row of it, and where its rows go
-      int32_t in_warp[WARPS], total = 0;
-#pragma unroll
-      for (int w = 0; w < WARPS; w++) {
-        in_warp[w] = s.warp_counts[w][bucket];
-        total += in_warp[w];
-      }
-      const int32_t bucket_first = block_exclusive_sum(total, s.warp_sums);
-      int32_t rank = bucket_first;
-#pragma unroll
-      for (int w = 0; w < WARPS; w++) {
-        s.warp_counts[w][bucket] = rank;
-        rank += in_warp[w];
-      }
-      s.shift[bucket] = next - bucket_first;
-      next += total;
-      __syncthreads();
-      stage_and_write<0>(s, payload, first, counts, p, items, static_cast<int32_t>(end - chunk));
+      scatter_chunk(s, source, payload, chunk, end, buckets, [&](int32_t total) -> int64_t {
+        const int32_t at = next;
+        next += total;
+        return at;
+      });
     });
   });
 }

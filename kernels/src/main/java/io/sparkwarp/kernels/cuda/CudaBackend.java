@@ -60,7 +60,7 @@ public final class CudaBackend implements Backend {
     this.parquet = new CudaParquetPrimitives(this, module);
     CudaStableGrouping grouping = new CudaStableGrouping(this, module);
     this.partitions = new CudaPartitionPrimitives(this, module, grouping);
-    this.sorts = new CudaSortPrimitives(module, grouping);
+    this.sorts = new CudaSortPrimitives(this, module, grouping);
     this.topSelect = new CudaTopSelectPrimitives(this, module);
   }
 

@@ -7,35 +7,48 @@ import io.sparkwarp.kernels.sort.PackedKeys;
 import io.sparkwarp.kernels.sort.SortPrimitives;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.function.Consumer;
+import java.util.List;
 
 /**
  * {@link SortPrimitives} as launches of {@code sort.cu} and the grouping of {@code grouping.cu}; the pair passes are
- * sort.cu's instantiations of the grouping's block path, planned by {@link CudaStableGrouping#groupBlocks}.
+ * one kernel each (onesweep.cuh): a block a tile of {@link #TILE_ROWS}, whose digits' positions come from the
+ * histograms of {@link #digitCounts} and the counts its predecessors publish in a look-back array.
  */
 final class CudaSortPrimitives implements SortPrimitives {
+  /** Threads of a pair pass's and a histogram's block (block_grouping::THREADS). */
+  private static final int THREADS = 256;
+  /** Rows of a pair pass's tile (block_grouping::CHUNK): a block each. */
+  private static final int TILE_ROWS = 4096;
+  /** Dynamic shared memory: sizeof onesweep::CountsShared, and PassShared of the pairs (8 bytes staged a row). */
+  private static final int COUNTS_SHARED_BYTES = SortPrimitives.MAX_PASSES * SortPrimitives.DIGIT_CELLS * 4;
+  private static final int PASS_SHARED_BYTES = 46120;
+  /** Bytes of onesweep::DigitPlan. */
+  private static final int DIGIT_PLAN_BYTES = 72;
+
+  private final CudaBackend backend;
   private final CudaStableGrouping grouping;
   private final CudaKernel statistics;
   private final CudaKernel digits;
   private final CudaKernel nullDigits;
   private final CudaKernel ranks;
   private final CudaKernel rowsAt;
-  private final CudaKernel pairsCount;
-  private final CudaKernel pairsScatter;
-  private final CudaKernel pairsCountKeys;
-  private final CudaKernel pairsScatterKeys;
+  private final CudaKernel digitCounts;
+  private final CudaKernel digitCountsKeys;
+  private final CudaKernel pairs;
+  private final CudaKernel pairsKeys;
 
-  CudaSortPrimitives(CudaModule module, CudaStableGrouping grouping) {
+  CudaSortPrimitives(CudaBackend backend, CudaModule module, CudaStableGrouping grouping) {
+    this.backend = backend;
     this.grouping = grouping;
     statistics = module.kernel("sw_sort_key_stats");
     digits = module.kernel("sw_sort_digits");
     nullDigits = module.kernel("sw_sort_null_digits");
     ranks = module.kernel("sw_sort_ranks");
     rowsAt = module.kernel("sw_sort_rows_at");
-    pairsCount = module.kernel("sw_sort_pairs_count");
-    pairsScatter = module.kernel("sw_sort_pairs_scatter");
-    pairsCountKeys = module.kernel("sw_sort_pairs_count_keys");
-    pairsScatterKeys = module.kernel("sw_sort_pairs_scatter_keys");
+    digitCounts = module.kernel("sw_sort_digit_counts");
+    digitCountsKeys = module.kernel("sw_sort_digit_counts_keys");
+    pairs = module.kernel("sw_sort_pairs");
+    pairsKeys = module.kernel("sw_sort_pairs_keys");
   }
 
   @Override
@@ -73,18 +86,36 @@ final class CudaSortPrimitives implements SortPrimitives {
   }
 
   @Override
-  public void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
-      DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream) {
-    SortPrimitives.checkPairArguments(keys, words, rowIds, rows, shift, bits, wordsOut, rowIdsOut);
+  public void digitCounts(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes,
+      DeviceBuffer counts, DeviceStream stream) {
+    SortPrimitives.checkCountArguments(keys, words, rows, passes, counts);
+    backend.fill(counts, 0, 4L * DIGIT_CELLS * passes.size(), (byte) 0, stream);
     if (rows == 0) return;
-    Consumer<KernelArgs> payload = args -> orderOrNull(orderOrNull(args, rowIds), wordsOut).pointer(rowIdsOut);
-    if (words == null) {
-      byte[] packed = packedKeys(keys);
-      grouping.groupBlocks(rows, 1 << bits, pairsCountKeys, pairsScatterKeys,
-          CudaStableGrouping.PAIR_SCATTER_SHARED_BYTES, args -> args.struct(packed).i32(shift), payload, null, stream);
-    } else {
-      grouping.groupBlocks(rows, 1 << bits, pairsCount, pairsScatter, CudaStableGrouping.PAIR_SCATTER_SHARED_BYTES,
-          args -> args.pointer(words).i32(shift), payload, null, stream);
+    CudaKernel kernel = words == null ? digitCountsKeys : digitCounts;
+    // as many blocks as run at once: each adds its 256 counts a pass to global memory once, at its end
+    long resident = (long) Math.max(1, kernel.residentBlocksPerSm(THREADS, COUNTS_SHARED_BYTES))
+        * backend.context().device().multiprocessors();
+    int blocks = (int) Math.min(resident, (rows + TILE_ROWS - 1L) / TILE_ROWS);
+    KernelArgs args = words == null ? new KernelArgs().struct(packedKeys(keys)) : new KernelArgs().pointer(words);
+    kernel.launch(blocks, THREADS, COUNTS_SHARED_BYTES, CudaStream.of(stream),
+        args.i64(rows).struct(digitPlan(passes)).pointer(counts));
+  }
+
+  @Override
+  public void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
+      DeviceBuffer counts, int pass, DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream) {
+    SortPrimitives.checkPairArguments(keys, words, rowIds, rows, shift, bits, counts, pass, wordsOut, rowIdsOut);
+    if (rows == 0) return;
+    int tiles = (rows + TILE_ROWS - 1) / TILE_ROWS;
+    long lookbackBytes = 8L * tiles * DIGIT_CELLS;
+    // the look-back words of every (tile, digit), then the tile counter: all zero (not ready, tile 0 next)
+    try (DeviceBuffer lookback = backend.allocate(lookbackBytes + 8, stream)) {
+      backend.fill(lookback, 0, lookbackBytes + 8, (byte) 0, stream);
+      KernelArgs args = words == null ? new KernelArgs().struct(packedKeys(keys)) : new KernelArgs().pointer(words);
+      args.i32(shift).i64(rows).i32(1 << bits).pointer(counts, 4L * DIGIT_CELLS * pass).pointer(lookback)
+          .pointer(lookback, lookbackBytes);
+      orderOrNull(orderOrNull(args, rowIds), wordsOut).pointer(rowIdsOut);
+      (words == null ? pairsKeys : pairs).launch(tiles, THREADS, PASS_SHARED_BYTES, CudaStream.of(stream), args);
     }
   }
 
@@ -131,6 +162,17 @@ final class CudaSortPrimitives implements SortPrimitives {
       b.putInt(at + 32, field.descending() ? 1 : 0);
       b.putInt(at + 36, field.nullFlag() ? 1 : 0);
       b.putInt(at + 40, field.nullsFirst() ? 1 : 0);
+    }
+    return b.array();
+  }
+
+  /** onesweep::DigitPlan of {@code passes}, little-endian: the count, the shifts, the widths. */
+  private static byte[] digitPlan(List<PackedKeys.Pass> passes) {
+    ByteBuffer b = ByteBuffer.allocate(DIGIT_PLAN_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0, passes.size());
+    for (int p = 0; p < passes.size(); p++) {
+      b.putInt(4 + 4 * p, passes.get(p).shift());
+      b.putInt(4 + 4 * (SortPrimitives.MAX_PASSES + p), passes.get(p).bits());
     }
     return b.array();
   }

@@ -2,13 +2,12 @@ package io.sparkwarp.kernels.cuda;
 
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
-import java.util.function.Consumer;
 
 /**
  * The stable counting sort of rows by an int32 id, as launches of {@code grouping.cu} and the scan of
  * {@code scan.cu}: the shuffle's grouping by partition and every digit pass of the device sort. Up to
- * {@link #BLOCK_BUCKETS} buckets a block ranks each tile in shared memory; more buckets take a warp per tile. The
- * block path serves other sources of buckets and payloads too ({@link #groupBlocks}: the sort's pair passes).
+ * {@link #BLOCK_BUCKETS} buckets a block ranks each tile in shared memory (block_grouping.cuh, whose ranking the
+ * sort's pair passes share: {@link CudaSortPrimitives}); more buckets take a warp per tile.
  */
 final class CudaStableGrouping {
   /** Rows a warp groups per tile: long enough that the count matrix stays small, short enough for many warps. */
@@ -22,12 +21,11 @@ final class CudaStableGrouping {
   /** Rows a block ranks at once (block_grouping::CHUNK); a block-path tile is a whole number of chunks. */
   private static final int CHUNK_ROWS = 4096;
   /**
-   * Dynamic shared memory of the block kernels: sizeof block_grouping::CountShared, and ScatterShared of a payload
-   * staged 4 bytes a row (grouping.cu's int32 values) or 8 (sort.cu's pair passes).
+   * Dynamic shared memory of the block kernels: sizeof block_grouping::CountShared, and ScatterShared of grouping.cu's
+   * int32 values (staged 4 bytes a row).
    */
   private static final int COUNT_SHARED_BYTES = 1024;
   private static final int SCATTER_SHARED_BYTES = 29728;
-  static final int PAIR_SCATTER_SHARED_BYTES = 46112;
 
   private final CudaBackend backend;
   private final CudaScan scan;
@@ -55,8 +53,7 @@ final class CudaStableGrouping {
   void group(DeviceBuffer ids, int rows, int buckets, DeviceBuffer values, DeviceBuffer out, DeviceBuffer bucketStarts,
       DeviceStream stream) {
     if (buckets <= BLOCK_BUCKETS) {
-      groupBlocks(rows, buckets, blockCount, blockScatter, SCATTER_SHARED_BYTES, args -> args.pointer(ids),
-          args -> (values == null ? args.address(0) : args.pointer(values)).pointer(out), bucketStarts, stream);
+      groupBlocks(ids, rows, buckets, values, out, bucketStarts, stream);
       return;
     }
     long tiles = tiles(rows, buckets, TILE_ROWS);
@@ -75,15 +72,9 @@ final class CudaStableGrouping {
     }
   }
 
-  /**
-   * The block path over any source of buckets (up to {@link #BLOCK_BUCKETS}) and payload, as block_grouping.cuh's
-   * block_count and block_scatter instantiate them: {@code count} and {@code scatter} are launched with the arguments
-   * {@code source} adds, then (rows, tile rows, tiles, buckets), then the count matrix; {@code scatter} with the
-   * scanned matrix and then what {@code payload} adds. {@code scatterShared}: sizeof its ScatterShared. With
-   * {@code bucketStarts} not null, bucketStarts[b] (int32) becomes the first position of bucket b. Rows above 0.
-   */
-  void groupBlocks(int rows, int buckets, CudaKernel count, CudaKernel scatter, int scatterShared,
-      Consumer<KernelArgs> source, Consumer<KernelArgs> payload, DeviceBuffer bucketStarts, DeviceStream stream) {
+  /** {@link #group} by the block path: up to {@link #BLOCK_BUCKETS} buckets, a block a tile of whole chunks. */
+  private void groupBlocks(DeviceBuffer ids, int rows, int buckets, DeviceBuffer values, DeviceBuffer out,
+      DeviceBuffer bucketStarts, DeviceStream stream) {
     long tiles = tiles(rows, buckets, CHUNK_ROWS);
     int tileRows = tileRows(rows, tiles, CHUNK_ROWS);
     tiles = (rows + tileRows - 1L) / tileRows;
@@ -91,13 +82,13 @@ final class CudaStableGrouping {
     CudaStream s = CudaStream.of(stream);
     try (DeviceBuffer positions = backend.allocate(4L * (cells + 1), stream)) {
       // one block per tile; it writes every cell of its tile, so the matrix needs no zeroing
-      count.launch((int) tiles, BLOCK_THREADS, COUNT_SHARED_BYTES, s,
-          blockArgs(source, rows, tileRows, tiles, buckets).pointer(positions));
+      blockCount.launch((int) tiles, BLOCK_THREADS, COUNT_SHARED_BYTES, s,
+          tileArgs(ids, rows, tileRows, tiles).i32(buckets).pointer(positions));
       scan.exclusiveSum(positions, cells, stream);
       starts(positions, tiles, buckets, bucketStarts, s);
-      KernelArgs args = blockArgs(source, rows, tileRows, tiles, buckets).pointer(positions);
-      payload.accept(args);
-      scatter.launch((int) tiles, BLOCK_THREADS, scatterShared, s, args);
+      KernelArgs args = tileArgs(ids, rows, tileRows, tiles).i32(buckets).pointer(positions);
+      (values == null ? args.address(0) : args.pointer(values)).pointer(out);
+      blockScatter.launch((int) tiles, BLOCK_THREADS, SCATTER_SHARED_BYTES, s, args);
     }
   }
 
@@ -117,12 +108,6 @@ final class CudaStableGrouping {
       starts.launchGridStride(buckets, s, new KernelArgs().pointer(positions).i64(tiles).i32(buckets)
           .pointer(bucketStarts));
     }
-  }
-
-  private static KernelArgs blockArgs(Consumer<KernelArgs> source, int rows, int tileRows, long tiles, int buckets) {
-    KernelArgs args = new KernelArgs();
-    source.accept(args);
-    return args.i64(rows).i32(tileRows).i64(tiles).i32(buckets);
   }
 
   /** The (ids, rows, tile rows, tiles) arguments every count and scatter kernel starts with. */

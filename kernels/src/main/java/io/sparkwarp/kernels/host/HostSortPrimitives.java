@@ -6,6 +6,7 @@ import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.sort.PackedKeys;
 import io.sparkwarp.kernels.sort.SortPrimitives;
+import java.util.List;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /** {@link SortPrimitives} as Java loops: the reference {@code sort.cu} and {@code sort_keys.cuh} are tested against. */
@@ -96,24 +97,47 @@ final class HostSortPrimitives implements SortPrimitives {
   }
 
   @Override
-  public void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
-      DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream) {
-    SortPrimitives.checkPairArguments(keys, words, rowIds, rows, shift, bits, wordsOut, rowIdsOut);
-    long[] in = new long[rows];
-    for (int i = 0; i < rows; i++) in[i] = words == null ? packedWord(keys, i) : MemoryUtil.getLong(words.address()
-        + 8L * i);
-    int mask = (1 << bits) - 1;
-    int[] next = new int[mask + 2];
-    for (long w : in) next[((int) (w >>> shift) & mask) + 1]++;
-    for (int d = 0; d <= mask; d++) next[d + 1] += next[d];
+  public void digitCounts(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes,
+      DeviceBuffer counts, DeviceStream stream) {
+    SortPrimitives.checkCountArguments(keys, words, rows, passes, counts);
+    int[] cells = new int[DIGIT_CELLS * passes.size()];
     for (int i = 0; i < rows; i++) {
-      int at = next[(int) (in[i] >>> shift) & mask]++;
-      if (wordsOut != null) MemoryUtil.putLong(wordsOut.address() + 8L * at, in[i]);
+      long w = word(keys, words, i);
+      for (int p = 0; p < passes.size(); p++) {
+        PackedKeys.Pass pass = passes.get(p);
+        cells[DIGIT_CELLS * p + digit(w, pass.shift(), pass.bits())]++;
+      }
+    }
+    for (int c = 0; c < cells.length; c++) MemoryUtil.putInt(counts.address() + 4L * c, cells[c]);
+  }
+
+  @Override
+  public void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
+      DeviceBuffer counts, int pass, DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream) {
+    SortPrimitives.checkPairArguments(keys, words, rowIds, rows, shift, bits, counts, pass, wordsOut, rowIdsOut);
+    // each digit's next position: after the digits below it
+    int[] next = new int[1 << bits];
+    for (int d = 0, at = 0; d < next.length; d++) {
+      next[d] = at;
+      at += MemoryUtil.getInt(counts.address() + 4L * (DIGIT_CELLS * pass + d));
+    }
+    for (int i = 0; i < rows; i++) {
+      long w = word(keys, words, i);
+      int at = next[digit(w, shift, bits)]++;
+      if (wordsOut != null) MemoryUtil.putLong(wordsOut.address() + 8L * at, w);
       MemoryUtil.putInt(rowIdsOut.address() + 4L * at, row(rowIds, i));
     }
   }
 
-  /** Row i's word of {@code keys}: sort_keys.cuh's packed_words. */
+  /** Row i's word: words[i], or packed from the key columns of {@code keys}. */
+  private static long word(PackedKeys keys, DeviceBuffer words, int i) {
+    return words == null ? packedWord(keys, i) : MemoryUtil.getLong(words.address() + 8L * i);
+  }
+
+  private static int digit(long word, int shift, int bits) {
+    return (int) (word >>> shift) & ((1 << bits) - 1);
+  }
+
   private static long packedWord(PackedKeys keys, int i) {
     long word = 0;
     for (PackedKeys.Field f : keys.fields()) {

@@ -62,9 +62,10 @@ public final class DeviceSort {
   }
 
   /**
-   * Runs the pair passes of {@code packed}: the first packs the words from the key columns, each pass writes (word,
-   * row id) pairs into the other of two pair buffers, the last only the row ids, into {@code order}; or, where a last
-   * pass places the first key's nulls, into a spare that pass groups into {@code order}.
+   * Runs the pair passes of {@code packed}: the digit histograms of all of them first, in one read of the key
+   * columns; then the first pass packs the words from them, each pass writes (word, row id) pairs into the other of
+   * two pair buffers, the last only the row ids, into {@code order}; or, where a last pass places the first key's
+   * nulls, into a spare that pass groups into {@code order}.
    */
   private static void sortPairs(Backend backend, DeviceBatch batch, PackedKeys packed, DeviceBuffer order,
       DeviceStream stream) {
@@ -73,7 +74,8 @@ public final class DeviceSort {
     int count = passes.size();
     SortPrimitives sorts = backend.sorts();
     SortKey nullPass = packed.nullPass();
-    try (DeviceBuffer spare = count > 1 || nullPass != null ? backend.allocate(4L * rows, stream) : null;
+    try (DeviceBuffer counts = backend.allocate(4L * SortPrimitives.DIGIT_CELLS * count, stream);
+        DeviceBuffer spare = count > 1 || nullPass != null ? backend.allocate(4L * rows, stream) : null;
         DeviceBuffer wordsA = count > 1 ? backend.allocate(8L * rows, stream) : null;
         DeviceBuffer wordsB = count > 2 ? backend.allocate(8L * rows, stream) : null) {
       // the ids of the pairs' last pass go where the null pass, if any, reads them
@@ -81,12 +83,13 @@ public final class DeviceSort {
       DeviceBuffer other = nullPass != null ? order : spare;
       DeviceBuffer words = null;  // the first pass packs them
       DeviceBuffer ids = null;  // the identity order
+      sorts.digitCounts(packed, null, rows, passes, counts, stream);
       for (int p = 0; p < count; p++) {
         PackedKeys.Pass pass = passes.get(p);
         DeviceBuffer idsOut = (count - 1 - p) % 2 == 0 ? last : other;
         DeviceBuffer wordsOut = p == count - 1 ? null : p % 2 == 0 ? wordsA : wordsB;
-        sorts.pairPass(words == null ? packed : null, words, ids, rows, pass.shift(), pass.bits(), wordsOut, idsOut,
-            stream);
+        sorts.pairPass(words == null ? packed : null, words, ids, rows, pass.shift(), pass.bits(), counts, p, wordsOut,
+            idsOut, stream);
         words = wordsOut;
         ids = idsOut;
       }

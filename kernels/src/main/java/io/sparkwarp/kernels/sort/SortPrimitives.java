@@ -4,22 +4,27 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import java.util.List;
 
 /**
  * The device side of {@link DeviceSort}'s LSD radix sort: statistics of the key columns, one digit per row for each
  * pass, and the stable grouping of rows by digit that composes the passes; or, for keys that fit one 64-bit word
- * ({@link PackedKeys}), passes over (word, row id) pairs that read the digit from the word. A fixed-width value's
- * digits are the bytes of its sortable key, an unsigned integer whose unsigned order is Spark's ascending order
- * (signed values with the sign bit flipped; floats as SQLOrderingUtil orders them: -0.0 as 0.0, every NaN alike and
- * above +Infinity); a string's or binary's digit at a byte position is that byte + 1, or 0 past its end. CUDA:
- * {@code sort.cu}, {@code sort_keys.cuh}, {@code grouping.cu}, {@code block_grouping.cuh}. Every method is
- * asynchronous.
+ * ({@link PackedKeys}), passes over (word, row id) pairs that read the digit from the word, placed by digit
+ * histograms of all passes counted up front. A fixed-width value's digits are the bytes of its sortable key, an
+ * unsigned integer whose unsigned order is Spark's ascending order (signed values with the sign bit flipped; floats as
+ * SQLOrderingUtil orders them: -0.0 as 0.0, every NaN alike and above +Infinity); a string's or binary's digit at a
+ * byte position is that byte + 1, or 0 past its end. CUDA: {@code sort.cu}, {@code sort_keys.cuh}, {@code
+ * grouping.cu}, {@code block_grouping.cuh}, {@code onesweep.cuh}. Every method is asynchronous.
  */
 public interface SortPrimitives {
   /** int64 words of one key column's statistics. */
   int STATISTICS_WORDS = 6;
   /** The position of the pass that orders by nullness alone (2 digits). */
   int NULLS = -1;
+  /** int32 cells of {@link #digitCounts} a pass: one a digit of up to {@link PackedKeys#DIGIT_BITS} bits. */
+  int DIGIT_CELLS = 1 << PackedKeys.DIGIT_BITS;
+  /** The most passes of one {@link #digitCounts}: a 64-bit word's digits of {@link PackedKeys#DIGIT_BITS} bits. */
+  int MAX_PASSES = 64 / PackedKeys.DIGIT_BITS;
 
   /**
    * Writes the statistics of rows [0, rows) of {@code key} into int64 words [at, at + STATISTICS_WORDS) of
@@ -51,15 +56,27 @@ public interface SortPrimitives {
       DeviceStream stream);
 
   /**
+   * The digit histograms of every pass of a run of {@link #pairPass}es, in one read of the words: counts[p *
+   * {@link #DIGIT_CELLS} + d] (int32, every cell written) = the rows whose word has digit d in pass p of
+   * {@code passes} (bits [shift, shift + bits) of the word), for rows [0, rows). The words are {@code words}, or
+   * where that is null packed from the key columns of {@code keys} as {@link #pairPass} packs them. At most
+   * {@link #MAX_PASSES} passes.
+   */
+  void digitCounts(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes, DeviceBuffer counts,
+      DeviceStream stream);
+
+  /**
    * One stable pass over (word, row id) pairs: out[j] for j in [0, rows) = the pairs grouped by digit bits [shift,
    * shift + bits) of their word, in input order within a digit, written as wordsOut[j] (uint64, unless
    * {@code wordsOut} is null: the last pass needs only the order) and rowIdsOut[j] (int32). Row i's pair is
    * (words[i], rowIds[i]); where {@code words} is null (the first pass) its word is packed from the key columns of
-   * {@code keys} as sort_keys.cuh's packed_words does, and where {@code rowIds} is null its id is i. bits in [1,
+   * {@code keys} as sort_keys.cuh's packed_words does, and where {@code rowIds} is null its id is i. Digit d's rows
+   * start after those of the digits below it, as counted by {@link #digitCounts} at cells [pass *
+   * {@link #DIGIT_CELLS}, + {@link #DIGIT_CELLS}) of {@code counts} (this pass's histogram). bits in [1,
    * {@link PackedKeys#DIGIT_BITS}]; no output may be an input.
    */
   void pairPass(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift, int bits,
-      DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream);
+      DeviceBuffer counts, int pass, DeviceBuffer wordsOut, DeviceBuffer rowIdsOut, DeviceStream stream);
 
   /**
    * ranks[order[j]] = j for j in [0, rows) (int32): the position of each row in {@code order}, a permutation of
@@ -80,13 +97,43 @@ public interface SortPrimitives {
     ranks.checkRange(0, 4L * rows);
   }
 
+  /** The argument checks both backends make before {@link #digitCounts}. */
+  static void checkCountArguments(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes,
+      DeviceBuffer counts) {
+    checkWords(keys, words, rows);
+    if (passes.isEmpty() || passes.size() > MAX_PASSES) {
+      throw new IllegalArgumentException(passes.size() + " passes (1 to " + MAX_PASSES + ")");
+    }
+    for (PackedKeys.Pass pass : passes) checkDigit(pass.shift(), pass.bits());
+    counts.checkRange(0, 4L * DIGIT_CELLS * passes.size());
+  }
+
   /** The argument checks both backends make before {@link #pairPass}. */
   static void checkPairArguments(PackedKeys keys, DeviceBuffer words, DeviceBuffer rowIds, int rows, int shift,
-      int bits, DeviceBuffer wordsOut, DeviceBuffer rowIdsOut) {
-    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
+      int bits, DeviceBuffer counts, int pass, DeviceBuffer wordsOut, DeviceBuffer rowIdsOut) {
+    checkWords(keys, words, rows);
+    checkDigit(shift, bits);
+    if (pass < 0 || pass >= MAX_PASSES) throw new IllegalArgumentException("no pass " + pass);
+    counts.checkRange(4L * DIGIT_CELLS * pass, 4L * DIGIT_CELLS);
+    if (rowIds != null) rowIds.checkRange(0, 4L * rows);
+    if (wordsOut != null) wordsOut.checkRange(0, 8L * rows);
+    rowIdsOut.checkRange(0, 4L * rows);
+    for (DeviceBuffer out : new DeviceBuffer[] {wordsOut, rowIdsOut}) {
+      if (out != null && (out == words || out == rowIds || out == counts)) {
+        throw new IllegalArgumentException("a pair pass cannot write what it reads");
+      }
+    }
+  }
+
+  private static void checkDigit(int shift, int bits) {
     if (bits < 1 || bits > PackedKeys.DIGIT_BITS || shift < 0 || shift + bits > 64) {
       throw new IllegalArgumentException("no digit of " + bits + " bits at bit " + shift + " of a 64-bit word");
     }
+  }
+
+  /** Either packed keys or words, of at least {@code rows} rows. */
+  private static void checkWords(PackedKeys keys, DeviceBuffer words, int rows) {
+    if (rows < 0) throw new IllegalArgumentException("negative row count " + rows);
     if ((keys == null) == (words == null)) {
       throw new IllegalArgumentException("a pair pass reads either packed keys or words, not " + (keys == null
           ? "neither" : "both"));
@@ -100,14 +147,6 @@ public interface SortPrimitives {
       }
     } else {
       words.checkRange(0, 8L * rows);
-    }
-    if (rowIds != null) rowIds.checkRange(0, 4L * rows);
-    if (wordsOut != null) wordsOut.checkRange(0, 8L * rows);
-    rowIdsOut.checkRange(0, 4L * rows);
-    for (DeviceBuffer out : new DeviceBuffer[] {wordsOut, rowIdsOut}) {
-      if (out != null && (out == words || out == rowIds)) {
-        throw new IllegalArgumentException("a pair pass cannot write the pairs it reads");
-      }
     }
   }
 

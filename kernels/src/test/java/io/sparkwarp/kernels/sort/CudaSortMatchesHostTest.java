@@ -130,14 +130,15 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
   }
 
   /**
-   * sort.cu's pair passes against the host's loop: random words (a few distinct digits, or any) at every digit
-   * position and width, row ids given or the identity, words written or not, and the first pass's words packed from
-   * key columns; nothing past the rows written.
+   * sort.cu's pair passes (each placed by its own histogram of {@link SortPrimitives#digitCounts}) against the host's
+   * loop: random words (a few distinct digits, or any) at every digit position and width, row ids given or the
+   * identity, words written or not, and the first pass's words packed from key columns; no rows to many tiles;
+   * nothing past the rows written.
    */
   @Test
   void pairPassesMatch() {
     int[][] digits = {{0, 8}, {3, 5}, {56, 8}, {63, 1}, {20, 2}};
-    for (int rows : new int[] {1, 31, 4095, 4096, 4097, 1_000_003}) {
+    for (int rows : new int[] {0, 1, 31, 4095, 4096, 4097, 1_000_003}) {
       long[] words = new long[rows];
       long[] pool = rnd.longs(3).toArray();
       for (int i = 0; i < rows; i++) words[i] = rnd.nextBoolean() ? pool[rnd.nextInt(3)] : rnd.nextLong();
@@ -154,6 +155,7 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
           }
         }
       }
+      if (rows == 0) continue;  // no key statistics to plan from
       // the first pass: words packed from a long and a boolean key with nulls (12 bits of the long, then its flag)
       List<FieldVector> columns = List.of(SortTesting.narrowColumn(DeviceType.LONG, rows, 0.1, rnd, allocator),
           SortTesting.keyColumn(DeviceType.BOOLEAN, rows, 2, 0.3, rnd, allocator));
@@ -197,17 +199,75 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
       }
       if (wordsOut != null) backend.fill(wordsOut, 0, wordsOut.size(), UNWRITTEN, stream);
       backend.fill(idsOut, 0, idsOut.size(), UNWRITTEN, stream);
-      backend.sorts().pairPass(keys, in, idsIn, rows, digit[0], digit[1], wordsOut, idsOut, stream);
-      long[] outWords = wordsOut == null ? null : DeviceReadback.longs(backend, wordsOut, rows + 1, stream);
-      return new Pairs(RowIds.download(backend, idsOut, rows + 1, stream), outWords);
+      try (DeviceBuffer counts = backend.allocate(4L * SortPrimitives.DIGIT_CELLS, stream)) {
+        backend.sorts().digitCounts(keys, in, rows, List.of(new PackedKeys.Pass(digit[0], digit[1])), counts, stream);
+        backend.sorts().pairPass(keys, in, idsIn, rows, digit[0], digit[1], counts, 0, wordsOut, idsOut, stream);
+        long[] outWords = wordsOut == null ? null : DeviceReadback.longs(backend, wordsOut, rows + 1, stream);
+        return new Pairs(RowIds.download(backend, idsOut, rows + 1, stream), outWords);
+      }
+    }
+  }
+
+  /**
+   * sort.cu's histograms of every pass against the host's: fresh random words of a few distinct values or any, with
+   * a constant digit (bits [24, 32) the same in every row), from no rows through one tile to many; and the histograms
+   * of words packed from key columns by the passes their plan makes.
+   */
+  @Test
+  void digitCountsMatch() {
+    List<PackedKeys.Pass> passes = List.of(new PackedKeys.Pass(0, 8), new PackedKeys.Pass(8, 3),
+        new PackedKeys.Pass(24, 8), new PackedKeys.Pass(40, 8), new PackedKeys.Pass(56, 8), new PackedKeys.Pass(63, 1));
+    for (int rows : new int[] {0, 1, 4096, 4097, 1_000_003}) {
+      long[] pool = rnd.longs(3).toArray();
+      long[] words = new long[rows];
+      for (int i = 0; i < rows; i++) {
+        long w = rnd.nextBoolean() ? pool[rnd.nextInt(3)] : rnd.nextLong();
+        words[i] = w & ~(0xffL << 24) | 0x5aL << 24;
+      }
+      assertArrayEquals(digitCounts(host, null, words, passes), digitCounts(cuda, null, words, passes),
+          rows + " rows of words");
+      if (rows == 0) continue;  // no key statistics to plan from
+      List<FieldVector> columns = List.of(SortTesting.narrowColumn(DeviceType.LONG, rows, 0.1, rnd, allocator),
+          SortTesting.keyColumn(DeviceType.BOOLEAN, rows, 2, 0.3, rnd, allocator));
+      try {
+        assertArrayEquals(digitCounts(host, columns, null, null), digitCounts(cuda, columns, null, null),
+            rows + " rows packed");
+      } finally {
+        Closeables.closeAll(columns);
+      }
+    }
+  }
+
+  /**
+   * {@link SortPrimitives#digitCounts} on {@code backend} over {@code words} by {@code passes}, or where words is null
+   * over the words of {@code columns} packed as {@link #pairPass} packs them, by their plan's passes (none: no
+   * counts).
+   */
+  private int[] digitCounts(Backend backend, List<FieldVector> columns, long[] words, List<PackedKeys.Pass> passes) {
+    int rows = words != null ? words.length : columns.get(0).getValueCount();
+    try (DeviceStream stream = backend.newStream();
+        DeviceBatch batch = columns == null ? null : ArrowUpload.upload(backend, columns, stream);
+        DeviceBuffer in = words == null ? null : uploadLongs(backend, words, stream)) {
+      PackedKeys keys = null;
+      if (batch != null) {
+        List<SortKey> sortKeys = List.of(new SortKey(0, false, true), new SortKey(1, true, false));
+        keys = PackedKeys.plan(batch, sortKeys, KeyStatistics.read(backend, batch, sortKeys, stream));
+        if (keys == null) return new int[0];
+        passes = keys.passes();
+      }
+      int cells = SortPrimitives.DIGIT_CELLS * passes.size();
+      try (DeviceBuffer counts = backend.allocate(4L * cells, stream)) {
+        backend.sorts().digitCounts(keys, in, rows, passes, counts, stream);
+        return RowIds.download(backend, counts, cells, stream);
+      }
     }
   }
 
   private static final byte UNWRITTEN = (byte) 0xA5;
 
   private static DeviceBuffer uploadLongs(Backend backend, long[] values, DeviceStream stream) {
-    DeviceBuffer buffer = backend.allocate(8L * values.length, stream);
-    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * values.length)) {
+    DeviceBuffer buffer = backend.allocate(8L * Math.max(1, values.length), stream);
+    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * Math.max(1, values.length))) {
       for (int i = 0; i < values.length; i++) MemoryUtil.putLong(staging.address() + 8L * i, values[i]);
       backend.copyHostToDevice(staging.address(), buffer, 0, 8L * values.length, stream);
       stream.synchronize();
