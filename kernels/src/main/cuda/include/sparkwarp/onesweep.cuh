@@ -117,12 +117,12 @@ __device__ __forceinline__ void pass(const Source& source, const Payload& payloa
   using S = PassShared<Payload::STAGED_BYTES>;
   S& s = block_grouping::shared<S>();
   const int digit = static_cast<int>(threadIdx.x);
-  const int32_t rows = digit < buckets ? counts[digit] : 0;
   if (threadIdx.x == 0) s.tile = atomicAdd(next_tile, 1u);
   __syncthreads();
   const int64_t tile = s.tile;
   // tile 0 starts each digit after the digits below it; a block-uniform branch, before the ranking's barriers
-  const int32_t start = tile == 0 ? block_exclusive_sum(rows, s.scatter.warp_sums) : 0;
+  const int32_t start =
+      tile == 0 ? block_exclusive_sum(digit < buckets ? counts[digit] : 0, s.scatter.warp_sums) : 0;
   const int64_t chunk = tile * CHUNK;
   block_grouping::scatter_chunk(s.scatter, source, payload, chunk, chunk + CHUNK < n ? chunk + CHUNK : n, buckets,
                                 [&](int32_t total) -> int64_t {

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * and top-N by key combinations over every type (strings, binaries and 128-bit decimals among them, NaN, -0.0,
  * nulls), at sizes around warp and tile boundaries up to two million rows; the pair passes of keys packed into one
  * word (every fixed-width type, narrow ranges, no nulls, some or only nulls, every direction and null placement,
- * several keys in one word) and the pair pass primitive itself (every digit position and width, with and without
- * row ids in and words out) around the 4096-row chunk.
+ * several keys in one word), the pair pass primitive itself (every digit position and width, with and without
+ * row ids in and words out) from no rows to many 4096-row tiles, and the digit histograms that place its digits.
  */
 @Tag("gpu")
 class CudaSortMatchesHostTest extends CudaVsHostTestBase {
