@@ -42,9 +42,9 @@ static_assert(sizeof(DigitPlan) == 72, "CudaSortPrimitives.digitPlan");
 // A look-back word of (tile, digit): the status in the top 2 bits and a count below, one 64-bit store, so a reader
 // sees both or neither (no fence between a count and its flag). 64 bits rather than CUB's 32: an inclusive prefix
 // here counts from the pass's first row (up to 2^31 - 1 rows, 31 bits), CUB's portions stay below 2^30.
-constexpr uint64_t FLAG_NOT_READY = 0;            // what the memset before a pass leaves
-constexpr uint64_t FLAG_AGGREGATE = 1ull << 62;   // the tile's own count of the digit
-constexpr uint64_t FLAG_PREFIX = 2ull << 62;      // the digit's rows up to and including the tile, from the pass's start
+constexpr uint64_t FLAG_NOT_READY = 0;           // what the memset before a pass leaves
+constexpr uint64_t FLAG_AGGREGATE = 1ull << 62;  // the tile's own count of the digit
+constexpr uint64_t FLAG_PREFIX = 2ull << 62;     // the digit's rows up to the tile's last, from the pass's start
 constexpr uint64_t COUNT_MASK = (1ull << 62) - 1;
 
 // Volatile: the store and the loads go to L2, which all blocks share, and the spinning load is not hoisted.
