@@ -57,20 +57,8 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
           batch.column(keys[2])), rows, partitions, ids, stream);
       int[] hostIds = RowIds.download(backend, ids, rows, stream);
       PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(hostIds, partitions);
-      try (PartitionedBatch grouped = PartitionedBatch.hash(backend, batch, keys, partitions, stream);
-          ArrowDownload download = ArrowDownload.begin(backend, grouped.batch(), PartitionTesting.names(input),
-              pageable, stream)) {
-        assertArrayEquals(expected.starts(), grouped.starts());
-        List<FieldVector> actual = download.complete();
-        try {
-          for (int c = 0; c < input.size(); c++) {
-            try (FieldVector want = RowIds.reorder(input.get(c), expected.order())) {
-              VectorAssertions.assertVectorEquals(want, actual.get(c), "column " + c);
-            }
-          }
-        } finally {
-          Closeables.closeAll(actual);
-        }
+      try (PartitionedBatch grouped = PartitionedBatch.hash(backend, batch, keys, partitions, stream)) {
+        assertGroupedAs(grouped, input, expected);
       }
     } finally {
       Closeables.closeAll(input);
@@ -123,20 +111,8 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
     for (int i = 0; i < rows; i++) ids[i] = (i + 2) % 7;
     PartitionTesting.Grouping expected = PartitionTesting.stableGrouping(ids, 7);
     try (DeviceBatch batch = ArrowUpload.upload(backend, input, stream);
-        PartitionedBatch grouped = PartitionedBatch.roundRobin(backend, batch, 2, 7, stream);
-        ArrowDownload download = ArrowDownload.begin(backend, grouped.batch(), PartitionTesting.names(input),
-            pageable, stream)) {
-      assertArrayEquals(expected.starts(), grouped.starts());
-      List<FieldVector> actual = download.complete();
-      try {
-        for (int c = 0; c < input.size(); c++) {
-          try (FieldVector want = RowIds.reorder(input.get(c), expected.order())) {
-            VectorAssertions.assertVectorEquals(want, actual.get(c), "column " + c);
-          }
-        }
-      } finally {
-        Closeables.closeAll(actual);
-      }
+        PartitionedBatch grouped = PartitionedBatch.roundRobin(backend, batch, 2, 7, stream)) {
+      assertGroupedAs(grouped, input, expected);
     } finally {
       Closeables.closeAll(input);
     }
@@ -150,6 +126,24 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
       assertThrows(IllegalArgumentException.class, () -> p.hashPartitionIds(List.of(), 10, 4, ids, stream));
       assertThrows(RuntimeException.class, () -> p.groupByPartition(ids, 11, 4, order, stream));
       assertThrows(IllegalArgumentException.class, () -> p.roundRobinPartitionIds(10, 0, 0, ids, stream));
+    }
+  }
+
+  /** The grouped batch holds the input's rows in the expected order, cut at the expected starts. */
+  private void assertGroupedAs(PartitionedBatch grouped, List<FieldVector> input, PartitionTesting.Grouping expected) {
+    assertArrayEquals(expected.starts(), grouped.starts());
+    try (ArrowDownload download = ArrowDownload.begin(backend, grouped.batch(), PartitionTesting.names(input),
+        pageable, stream)) {
+      List<FieldVector> actual = download.complete();
+      try {
+        for (int c = 0; c < input.size(); c++) {
+          try (FieldVector want = RowIds.reorder(input.get(c), expected.order())) {
+            VectorAssertions.assertVectorEquals(want, actual.get(c), "column " + c);
+          }
+        }
+      } finally {
+        Closeables.closeAll(actual);
+      }
     }
   }
 }
