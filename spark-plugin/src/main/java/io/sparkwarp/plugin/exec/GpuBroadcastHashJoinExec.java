@@ -40,7 +40,8 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
   public GpuBroadcastHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
       Partitioning partitioning, String timeZone, int chunkPairs, boolean nullAware) {
-    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs);
+    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs,
+        false);
     this.nullAware = nullAware;
   }
 

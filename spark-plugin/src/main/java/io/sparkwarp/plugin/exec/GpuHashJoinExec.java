@@ -30,10 +30,11 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
   protected final String timeZone;
   protected final int chunkPairs;
 
+  /** @param shuffled a join of shuffled partitions, which may be merged (it reports how many were) */
   protected GpuHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
-      Partitioning partitioning, String timeZone, int chunkPairs) {
-    super(GpuMetrics.join(left.sparkContext()));
+      Partitioning partitioning, String timeZone, int chunkPairs, boolean shuffled) {
+    super(GpuMetrics.join(left.sparkContext(), shuffled));
     this.leftKeys = leftKeys;
     this.rightKeys = rightKeys;
     this.spec = spec;

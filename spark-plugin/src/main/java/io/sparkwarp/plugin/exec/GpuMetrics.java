@@ -88,8 +88,11 @@ public final class GpuMetrics {
     return m;
   }
 
-  /** The operator metrics plus what a hash join's probes did: matches, the variants chosen, lane utilisation. */
-  static Map<String, SQLMetric> join(SparkContext sc) {
+  /**
+   * The operator metrics plus what a hash join's probes did: matches, the variants chosen, lane utilisation; and for
+   * a join of shuffled partitions, how many were merged.
+   */
+  static Map<String, SQLMetric> join(SparkContext sc, boolean shuffled) {
     Map<String, SQLMetric> m = operator(sc);
     m.put(MATCHES, SQLMetrics.createMetric(sc, "pairs with equal keys"));
     // a broadcast's build, uploaded once per device; a shuffled join's build is already on the device
@@ -97,7 +100,7 @@ public final class GpuMetrics {
     m.put(NAIVE_PROBES, SQLMetrics.createMetric(sc, "batches probed naively"));
     m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
     m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));
-    m.put(MERGE_PARTITIONS, SQLMetrics.createMetric(sc, "partitions joined by merge path"));
+    if (shuffled) m.put(MERGE_PARTITIONS, SQLMetrics.createMetric(sc, "partitions joined by merge path"));
     if (measuresLanes(sc)) {
       m.put(LANE_UTILISATION, SQLMetrics.createAverageMetric(sc, "lane utilisation (% of 32 lanes)"));
     }

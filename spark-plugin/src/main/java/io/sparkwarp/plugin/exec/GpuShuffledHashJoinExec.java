@@ -28,7 +28,8 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
   public GpuShuffledHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
       Partitioning partitioning, String timeZone, int chunkPairs, AdaptiveMerge adaptive) {
-    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs);
+    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs,
+        true);
     this.adaptive = adaptive;
   }
 

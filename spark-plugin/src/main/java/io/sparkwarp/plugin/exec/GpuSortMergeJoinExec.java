@@ -20,7 +20,8 @@ public final class GpuSortMergeJoinExec extends GpuHashJoinExec {
   public GpuSortMergeJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
       Partitioning partitioning, String timeZone, int chunkPairs) {
-    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs);
+    super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs,
+        true);
   }
 
   @Override

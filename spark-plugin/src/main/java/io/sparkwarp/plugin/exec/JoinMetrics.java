@@ -4,7 +4,10 @@ import io.sparkwarp.join.ProbeMetrics;
 import java.io.Serializable;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 
-/** A GPU join's SQL metrics, updated by its partitions; laneUtilisation is null where no lanes are measured. */
+/**
+ * A GPU join's SQL metrics, updated by its partitions; laneUtilisation is null where no lanes are measured,
+ * mergePartitions for a broadcast join (whose partitions are never merged).
+ */
 record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetric matches, SQLMetric naive,
     SQLMetric pushDown, SQLMetric refill, SQLMetric mergePartitions, SQLMetric laneUtilisation, SQLMetric buildUploadBytes)
     implements Serializable {
@@ -12,7 +15,7 @@ record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetr
     return new JoinMetrics(node.metric(GpuMetrics.OUTPUT_ROWS), node.metric(GpuMetrics.OUTPUT_BATCHES),
         node.metric(GpuMetrics.GPU_TIME), node.metric(GpuMetrics.MATCHES), node.metric(GpuMetrics.NAIVE_PROBES),
         node.metric(GpuMetrics.PUSH_DOWN_PROBES), node.metric(GpuMetrics.REFILL_PROBES),
-        node.metric(GpuMetrics.MERGE_PARTITIONS),
+        node.metricIfPresent(GpuMetrics.MERGE_PARTITIONS),
         node.metricIfPresent(GpuMetrics.LANE_UTILISATION), node.metric(GpuMetrics.TRANSFER_BYTES));
   }
 
