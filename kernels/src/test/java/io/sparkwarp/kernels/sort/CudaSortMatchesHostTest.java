@@ -13,14 +13,12 @@ import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.DeviceReadback;
-import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
 import io.sparkwarp.kernels.testing.RowIds;
 import io.sparkwarp.kernels.testing.VectorAssertions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -188,7 +186,7 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
     int rows = words != null ? words.length : columns.get(0).getValueCount();
     try (DeviceStream stream = backend.newStream();
         DeviceBatch batch = columns == null ? null : ArrowUpload.upload(backend, columns, stream);
-        DeviceBuffer in = words == null ? null : uploadLongs(backend, words, stream);
+        DeviceBuffer in = words == null ? null : RowIds.uploadWords(backend, words, stream);
         DeviceBuffer idsIn = ids == null ? null : RowIds.upload(backend, ids, stream);
         DeviceBuffer wordsOut = withWords ? backend.allocate(8L * (rows + 1), stream) : null;
         DeviceBuffer idsOut = backend.allocate(4L * (rows + 1), stream)) {
@@ -247,7 +245,7 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
     int rows = words != null ? words.length : columns.get(0).getValueCount();
     try (DeviceStream stream = backend.newStream();
         DeviceBatch batch = columns == null ? null : ArrowUpload.upload(backend, columns, stream);
-        DeviceBuffer in = words == null ? null : uploadLongs(backend, words, stream)) {
+        DeviceBuffer in = words == null ? null : RowIds.uploadWords(backend, words, stream)) {
       PackedKeys keys = null;
       if (batch != null) {
         List<SortKey> sortKeys = List.of(new SortKey(0, false, true), new SortKey(1, true, false));
@@ -264,16 +262,6 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
   }
 
   private static final byte UNWRITTEN = (byte) 0xA5;
-
-  private static DeviceBuffer uploadLongs(Backend backend, long[] values, DeviceStream stream) {
-    DeviceBuffer buffer = backend.allocate(8L * Math.max(1, values.length), stream);
-    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * Math.max(1, values.length))) {
-      for (int i = 0; i < values.length; i++) MemoryUtil.putLong(staging.address() + 8L * i, values[i]);
-      backend.copyHostToDevice(staging.address(), buffer, 0, 8L * values.length, stream);
-      stream.synchronize();
-    }
-    return buffer;
-  }
 
   @Test
   void rangePartitionsAreSparks() {

@@ -22,6 +22,17 @@ public final class RowIds {
     return buffer;
   }
 
+  /** 64-bit {@code values} in a new device buffer (at least 8 bytes), the stream synchronised. */
+  public static DeviceBuffer uploadWords(Backend backend, long[] values, DeviceStream stream) {
+    DeviceBuffer buffer = backend.allocate(8L * Math.max(1, values.length), stream);
+    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * Math.max(1, values.length))) {
+      for (int i = 0; i < values.length; i++) MemoryUtil.putLong(staging.address() + 8L * i, values[i]);
+      backend.copyHostToDevice(staging.address(), buffer, 0, 8L * values.length, stream);
+      stream.synchronize();
+    }
+    return buffer;
+  }
+
   /** The first {@code count} int32 values of {@code buffer}. */
   public static int[] download(Backend backend, DeviceBuffer buffer, int count, DeviceStream stream) {
     int[] values = new int[count];
