@@ -42,7 +42,7 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
       TaskGpu gpu = TaskGpu.get();
       DeviceBatch build = DeviceBatches.whole(gpu, buildLeft ? l : r, plan.buildOutput(), plan.timeZone());
       Iterator<ColumnarBatch> stream = buildLeft ? r : l;
-      if (adaptive != null) {
+      if (adaptive != null && build.rowCount() > 0) {  // an empty build is never merged: stream at once
         List<ColumnarBatch> head = readUpTo(stream, adaptive.maxStreamBytes(), build);
         if (!stream.hasNext() && adaptive.prefersMerge(build.rowCount(), rows(head))) {
           plan.metrics().mergePartitions().add(1);
