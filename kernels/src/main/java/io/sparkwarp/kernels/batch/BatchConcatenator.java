@@ -6,7 +6,10 @@ import io.sparkwarp.kernels.DeviceStream;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Joins device batches of one schema end to end into a new batch, on the device, without reading anything back. */
+/**
+ * Joins device batches of one schema, or row ranges of them, end to end into a new batch, on the device, without
+ * reading anything back.
+ */
 public final class BatchConcatenator {
   private BatchConcatenator() {}
 
@@ -17,10 +20,20 @@ public final class BatchConcatenator {
    *     limits of Arrow (rows, or bytes of one string column)
    */
   public static DeviceBatch concat(Backend backend, List<DeviceBatch> batches, DeviceStream stream) {
-    if (batches.isEmpty()) throw new IllegalArgumentException("nothing to concatenate");
-    DeviceBatch first = batches.get(0);
+    return concatRanges(backend, batches.stream().map(BatchRange::whole).toList(), stream);
+  }
+
+  /**
+   * The rows of {@code ranges}, in order, as one new batch the caller owns; their batches stay open.
+   *
+   * @throws IllegalArgumentException as {@link #concat}
+   */
+  public static DeviceBatch concatRanges(Backend backend, List<BatchRange> ranges, DeviceStream stream) {
+    if (ranges.isEmpty()) throw new IllegalArgumentException("nothing to concatenate");
+    DeviceBatch first = ranges.get(0).batch();
     long rows = 0;
-    for (DeviceBatch b : batches) {
+    for (BatchRange r : ranges) {
+      DeviceBatch b = r.batch();
       if (b.columnCount() != first.columnCount()) {
         throw new IllegalArgumentException("batches of " + first.columnCount() + " and " + b.columnCount() + " columns");
       }
@@ -30,12 +43,12 @@ public final class BatchConcatenator {
               + b.column(i).type() + " in another");
         }
       }
-      rows += b.rowCount();
+      rows += r.rows();
     }
     if (rows > Integer.MAX_VALUE) throw new IllegalArgumentException(rows + " rows do not fit one batch");
     List<DeviceColumn> columns = new ArrayList<>();
     try {
-      for (int i = 0; i < first.columnCount(); i++) columns.add(concatColumn(backend, batches, i, (int) rows, stream));
+      for (int i = 0; i < first.columnCount(); i++) columns.add(concatColumn(backend, ranges, i, (int) rows, stream));
       return new DeviceBatch(columns, (int) rows);
     } catch (RuntimeException e) {
       Closeables.closeAll(columns);
@@ -43,11 +56,11 @@ public final class BatchConcatenator {
     }
   }
 
-  private static DeviceColumn concatColumn(Backend backend, List<DeviceBatch> batches, int index, int rows,
+  private static DeviceColumn concatColumn(Backend backend, List<BatchRange> ranges, int index, int rows,
       DeviceStream stream) {
-    DeviceType type = batches.get(0).column(index).type();
+    DeviceType type = ranges.get(0).batch().column(index).type();
     long bytes = 0;
-    for (DeviceBatch b : batches) bytes += b.column(index).dataBytes();
+    for (BatchRange r : ranges) bytes += type.isVariableWidth() ? r.dataBytes(index) : type.valueBytes(r.rows());
     if (type.isVariableWidth() && bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(bytes + " bytes of " + type + " do not fit int32 offsets in one batch");
     }
@@ -55,22 +68,24 @@ public final class BatchConcatenator {
     try {
       long row = 0;
       long byteOffset = 0;
-      for (DeviceBatch b : batches) {
-        DeviceColumn src = b.column(index);
-        int n = src.rowCount();
-        backend.batchPrimitives().copyBits(src.validity(), 0, dst.validity(), row, n, stream);
+      for (BatchRange r : ranges) {
+        DeviceColumn src = r.batch().column(index);
+        int n = r.rows();
+        backend.batchPrimitives().copyBits(src.validity(), r.from(), dst.validity(), row, n, stream);
         if (type.isVariableWidth()) {
-          // n + 1 offsets: the last one equals the next input's first, written again by it
-          backend.batchPrimitives().rebaseOffsets(src.offsets(), 0, n + 1L, dst.offsets(), row, (int) byteOffset,
+          // n + 1 offsets: the last one equals the next range's first, written again by it
+          backend.batchPrimitives().rebaseOffsets(src.offsets(), r.from(), n + 1L, dst.offsets(), row,
+              (int) byteOffset, stream);
+          backend.copyDeviceToDevice(src.data(), r.dataFrom()[index], dst.data(), byteOffset, r.dataBytes(index),
               stream);
-          backend.copyDeviceToDevice(src.data(), 0, dst.data(), byteOffset, src.dataBytes(), stream);
+          byteOffset += r.dataBytes(index);
         } else if (type.isBitPacked()) {
-          backend.batchPrimitives().copyBits(src.data(), 0, dst.data(), row, n, stream);
+          backend.batchPrimitives().copyBits(src.data(), r.from(), dst.data(), row, n, stream);
         } else {
-          backend.copyDeviceToDevice(src.data(), 0, dst.data(), row * type.width(), src.dataBytes(), stream);
+          backend.copyDeviceToDevice(src.data(), (long) r.from() * type.width(), dst.data(), row * type.width(),
+              (long) n * type.width(), stream);
         }
         row += n;
-        byteOffset += src.dataBytes();
       }
       return dst;
     } catch (RuntimeException e) {

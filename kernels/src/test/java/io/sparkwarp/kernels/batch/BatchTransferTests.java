@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarCharVector;
@@ -198,6 +199,23 @@ public abstract class BatchTransferTests extends BackendTestBase {
   @Test
   void concatenationKeepsEveryRowInOrder() {
     int[] sizes = {5, 0, 33, 1, 64, 200};
+    int[][] wholeBatches = new int[sizes.length][];
+    for (int b = 0; b < sizes.length; b++) wholeBatches[b] = new int[] {b, 0, sizes[b]};
+    checkConcatenation(sizes, wholeBatches, false);
+  }
+
+  @Test
+  void rangesConcatenateTheirRowsOnly() {
+    // (batch, first row, rows): bit offsets off word and byte boundaries, empty ranges, a whole batch
+    checkConcatenation(new int[] {70, 0, 129},
+        new int[][] {{0, 3, 40}, {1, 0, 0}, {2, 0, 129}, {0, 69, 1}, {2, 64, 0}, {2, 33, 17}}, true);
+  }
+
+  /**
+   * Concatenates the picked (batch, first row, rows) of random batches of {@code sizes} rows, as ranges or (each
+   * pick a whole batch) as batches, and compares every column with the inputs' rows.
+   */
+  private void checkConcatenation(int[] sizes, int[][] picks, boolean asRanges) {
     List<List<FieldVector>> inputs = new ArrayList<>();
     List<DeviceBatch> batches = new ArrayList<>();
     try {
@@ -205,21 +223,34 @@ public abstract class BatchTransferTests extends BackendTestBase {
         inputs.add(randomColumns(n, transfer, 0.3));
         batches.add(ArrowUpload.upload(backend, inputs.get(inputs.size() - 1), stream));
       }
+      int columns = inputs.get(0).size();
+      List<BatchRange> ranges = new ArrayList<>();
+      for (int[] p : picks) {
+        long[] from = new long[columns];
+        long[] to = new long[columns];
+        for (int c = 0; c < columns; c++) {
+          if (inputs.get(p[0]).get(c) instanceof BaseVariableWidthVector v) {
+            from[c] = v.getStartOffset(p[1]);
+            to[c] = v.getStartOffset(p[1] + p[2]);
+          }
+        }
+        ranges.add(new BatchRange(batches.get(p[0]), p[1], p[2], from, to));
+      }
       List<FieldVector> back;
-      try (DeviceBatch all = BatchConcatenator.concat(backend, batches, stream);
+      try (DeviceBatch all = asRanges ? BatchConcatenator.concatRanges(backend, ranges, stream)
+              : BatchConcatenator.concat(backend, batches, stream);
           ArrowDownload d = ArrowDownload.begin(backend, all, names(all.columnCount()), transfer, stream)) {
         back = d.complete();
       }
       try {
-        int columns = inputs.get(0).size();
         for (int c = 0; c < columns; c++) {
           int at = 0;
-          for (int b = 0; b < sizes.length; b++) {
-            FieldVector part = inputs.get(b).get(c);
-            try (FieldVector window = slice(back.get(c), at, sizes[b])) {
-              assertRowsEqual(part, 0, window, "input " + b + " column " + c);
+          for (int[] p : picks) {
+            try (FieldVector want = slice(inputs.get(p[0]).get(c), p[1], p[2]);
+                FieldVector got = slice(back.get(c), at, p[2])) {
+              assertRowsEqual(want, 0, got, "rows " + java.util.Arrays.toString(p) + " column " + c);
             }
-            at += sizes[b];
+            at += p[2];
           }
           assertEquals(at, back.get(c).getValueCount());
         }
