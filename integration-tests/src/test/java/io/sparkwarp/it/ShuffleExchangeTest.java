@@ -15,12 +15,12 @@ import io.sparkwarp.it.harness.QueryCheck.Adaptive;
 import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.spark.ShuffleDependency;
 import org.apache.spark.rdd.DeterministicLevel$;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.plans.physical.RoundRobinPartitioning;
-import org.apache.spark.sql.execution.ShuffledRowRDD;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
@@ -201,8 +201,8 @@ class ShuffleExchangeTest extends GpuTestBase {
               && e.outputPartitioning() instanceof RoundRobinPartitioning)
           .findFirst().orElseThrow();
       RDD<?> rdd = exchange.executeColumnar();
-      while (!(rdd instanceof ShuffledRowRDD)) rdd = rdd.dependencies().head().rdd();
-      return ((ShuffledRowRDD) rdd).dependency().rdd().outputDeterministicLevel();
+      while (!(rdd.dependencies().head() instanceof ShuffleDependency<?, ?, ?>)) rdd = rdd.dependencies().head().rdd();
+      return ((ShuffleDependency<?, ?, ?>) rdd.dependencies().head()).rdd().outputDeterministicLevel();
     });
   }
 

@@ -79,6 +79,16 @@ public final class WarpConf {
   public static final ConfEntry<Long> AUTO_MERGE_BYTES = ConfEntry.bytes(PREFIX + "join.autoMergeBytes", 1L << 30,
       SESSION, "Under spark.warp.join.algorithm=AUTO, the most device memory a partition's stream side may take for "
           + "the partition to switch to the merge join, which holds that side whole (the hash join streams it).");
+  public static final ConfEntry<Boolean> SHUFFLE_DEVICE_STORE = ConfEntry.bool(PREFIX + "shuffle.deviceStore", true,
+      SESSION, "Whether a GPU stage's shuffle output stays in device memory for the stages that read it, when the "
+          + "executor is the driver (local mode) with one GPU: no download, serialisation, file or upload; Spark's "
+          + "scheduler still gets each map task's real partition sizes. A map task whose output does not fit "
+          + "spark.warp.shuffle.deviceStoreBytes goes through Spark's shuffle, as every GPU shuffle does in a "
+          + "cluster. Output is freed when Spark drops its shuffle, or once its query has ended and newer output "
+          + "needs the room.");
+  public static final ConfEntry<Long> SHUFFLE_DEVICE_STORE_BYTES = ConfEntry.bytes(PREFIX
+      + "shuffle.deviceStoreBytes", 0, SESSION, "Device memory shuffle output kept on the device may take in all "
+          + "(spark.warp.shuffle.deviceStore); 0 means a quarter of spark.warp.memory.deviceLimit.");
   public static final ConfEntry<Boolean> STRING_REFILL = ConfEntry.bool(PREFIX + "strings.refill", true, SESSION,
       "Whether a lane whose string is decided takes the next row of its warp (Lane Refill) in string predicates.");
 
@@ -158,7 +168,7 @@ public final class WarpConf {
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
+        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
         TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,

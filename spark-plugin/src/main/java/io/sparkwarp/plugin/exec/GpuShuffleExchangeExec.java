@@ -2,6 +2,7 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.shuffle.ColumnarShuffleSerializer;
+import io.sparkwarp.plugin.shuffle.DeviceShuffleStore;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,10 @@ import org.apache.spark.sql.execution.ShufflePartitionSpec;
 import org.apache.spark.sql.execution.ShuffledRowRDD;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SQLExecution;
+import org.apache.spark.sql.execution.adaptive.AQEShuffleReadExec;
+import org.apache.spark.sql.execution.adaptive.ShuffleQueryStageExec;
+import org.apache.spark.sql.execution.exchange.ReusedExchangeExec;
+import org.apache.spark.shuffle.ShuffleWriteProcessor;
 import org.apache.spark.sql.execution.exchange.Exchange;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec$;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeLike;
@@ -52,6 +57,9 @@ import scala.reflect.ClassTag$;
  * through Spark's shuffle (block manager, compression, external shuffle service, AQE) as one compact columnar slice.
  * The reduce side appends the slices it reads into large Arrow batches on the host, which the next GPU operator
  * uploads at once and a CPU operator reads through Spark's ColumnarToRowExec: no rows are formed on either side.
+ * In local mode with one GPU the map output stays on the device instead ({@link DeviceShuffleWriteProcessor},
+ * {@link DeviceShuffleStore}) and the next GPU operator reads it there ({@link #readOnDevice}): then a shuffled byte
+ * crosses PCIe only if a CPU operator reads it.
  *
  * <p>Written in Java, it implements the Scala trait ShuffleExchangeLike by hand: the trait's state (its vals, its
  * flag and its lazy futures, which Scala classes get as compiler-made fields) is kept here.
@@ -80,6 +88,8 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
   private transient ShuffleDependency<Object, Object, Object> dependency;
   private transient Future<MapOutputStatistics> mapOutputStatistics;
   private transient RDD<ColumnarBatch> cachedRead;
+  /** Whether map output may stay on the device; set with the dependency. */
+  private transient boolean keepOnDevice;
 
   public GpuShuffleExchangeExec(Partitioning outputPartitioning, SparkPlan child, ShuffleOrigin shuffleOrigin,
       Option<Object> advisoryPartitionSize) {
@@ -150,6 +160,7 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
 
   // ---- the map side
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private synchronized ShuffleDependency<Object, Object, Object> shuffleDependency() {
     if (dependency == null) {
       List<String> names = CollectionConverters.asJava(child.output()).stream().map(Attribute::name).toList();
@@ -160,19 +171,32 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
       SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names, ranges,
           new SliceWriter.Metrics(metrics.apply(PARTITION_TIME), metrics.apply(DATA_SIZE),
               metrics.apply(GpuMetrics.OUTPUT_ROWS), metrics.apply(GpuMetrics.TRANSFER_BYTES)));
+      WarpConf warp = WarpConf.of(conf());
+      keepOnDevice = warp.get(WarpConf.SHUFFLE_DEVICE_STORE) && sparkContext().isLocal();
+      ShuffleWriteProcessor spark = ShuffleExchangeExec$.MODULE$.createShuffleWriteProcessor(writeMetrics);
       // round-robin placement follows the input's order (SliceWriter says why that is not sorted away)
-      RDD<Product2<Object, Object>> records = outputPartitioning instanceof RoundRobinPartitioning
-          ? Partitions.mapToOrderSensitive(input, writer::records, Product2.class)
-          : Partitions.mapTo(input, writer::records, Product2.class);
+      boolean orderSensitive = outputPartitioning instanceof RoundRobinPartitioning;
+      RDD records;
+      ShuffleWriteProcessor processor;
+      if (keepOnDevice) {  // the processor partitions the device batches itself
+        records = orderSensitive ? Partitions.mapToOrderSensitive(input, batches -> batches, ColumnarBatch.class)
+            : input;
+        processor = new DeviceShuffleWriteProcessor(spark, writer, warp.get(WarpConf.SHUFFLE_DEVICE_STORE_BYTES));
+      } else {
+        records = orderSensitive ? Partitions.mapToOrderSensitive(input, writer::records, Product2.class)
+            : Partitions.mapTo(input, writer::records, Product2.class);
+        processor = spark;
+      }
       int n = outputPartitioning.numPartitions();
       Partitioner partitioner = new PartitionIdPassthrough(n);  // the records' keys are their partition ids
       dependency = new ShuffleDependency<>(records, partitioner, new ColumnarShuffleSerializer(), Option.empty(),
-          Option.empty(), false, ShuffleExchangeExec$.MODULE$.createShuffleWriteProcessor(writeMetrics),
-          ClassTag$.MODULE$.Int(), ClassTag$.MODULE$.apply(byte[].class), ClassTag$.MODULE$.apply(byte[].class));
+          Option.empty(), false, processor, ClassTag$.MODULE$.Int(), ClassTag$.MODULE$.apply(byte[].class),
+          ClassTag$.MODULE$.apply(byte[].class));
+      String execution = sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY());
+      if (keepOnDevice) DeviceShuffleStore.get().planned(sparkContext(), dependency.shuffleId(), execution);
       SQLMetric partitions = metrics.apply(NUM_PARTITIONS);
       partitions.set(n);
-      SQLMetrics$.MODULE$.postDriverMetricUpdates(sparkContext(),
-          sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY()),
+      SQLMetrics$.MODULE$.postDriverMetricUpdates(sparkContext(), execution,
           CollectionConverters.asScala(List.of(partitions)).toList());
     }
     return dependency;
@@ -215,13 +239,59 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
 
   @Override
   public RDD<?> getShuffleRDD(ShufflePartitionSpec[] partitionSpecs) {
-    return readBatches(new ShuffledRowRDD(rowTyped(shuffleDependency()), readMetrics, partitionSpecs));
+    ShuffleDependency<Object, Object, Object> dep = shuffleDependency();
+    return keepOnDevice ? deviceRead(partitionSpecs, null)
+        : readBatches(new ShuffledRowRDD(rowTyped(dep), readMetrics, partitionSpecs));
   }
 
   @Override
   public synchronized RDD<ColumnarBatch> doExecuteColumnar() {
-    if (cachedRead == null) cachedRead = readBatches(new ShuffledRowRDD(rowTyped(shuffleDependency()), readMetrics));
+    if (cachedRead == null) {
+      ShuffleDependency<Object, Object, Object> dep = shuffleDependency();
+      cachedRead = keepOnDevice ? deviceRead(null, null)
+          : readBatches(new ShuffledRowRDD(rowTyped(dep), readMetrics));
+    }
     return cachedRead;
+  }
+
+  /**
+   * The shuffle's output as device batches for a GPU operator ({@code upload} turns what went through Spark's
+   * shuffle into them) or, without {@code upload}, as host batches; {@code specs} null for one partition per
+   * reducer. Only for an exchange that {@link #keepsOutputOnDevice()}.
+   */
+  RDD<ColumnarBatch> deviceRead(ShufflePartitionSpec[] specs, Partitions.BatchFunction<ColumnarBatch> upload) {
+    ShuffleDependency<Object, Object, Object> dep = shuffleDependency();
+    if (!keepOnDevice) throw new IllegalStateException("this exchange's output goes through Spark's shuffle");
+    WarpConf warp = WarpConf.of(conf());
+    return new DeviceShuffleRDD(dep, specs != null ? specs : DeviceShuffleRDD.eachPartition(numPartitions()),
+        sliceReader(), readMetrics, upload, CollectionConverters.asJava(output()),
+        metrics.apply(GpuMetrics.TRANSFER_BYTES), warp.get(WarpConf.BATCH_ROWS), warp.get(WarpConf.BATCH_BYTES));
+  }
+
+  /** Whether map output may stay on the device ({@link DeviceShuffleStore}); plans the map side if not yet. */
+  boolean keepsOutputOnDevice() {
+    shuffleDependency();
+    return keepOnDevice;
+  }
+
+  /**
+   * The device batches of a read of a GPU exchange whose output may be on the device, if {@code plan} is one (the
+   * exchange itself, its query stage, reused, or adaptive execution's read of a stage with its partition specs).
+   */
+  static java.util.Optional<RDD<ColumnarBatch>> readOnDevice(SparkPlan plan,
+      Partitions.BatchFunction<ColumnarBatch> upload) {
+    ShufflePartitionSpec[] specs = null;
+    SparkPlan source = plan;
+    if (source instanceof AQEShuffleReadExec read) {
+      specs = CollectionConverters.asJava(read.partitionSpecs()).toArray(ShufflePartitionSpec[]::new);
+      source = read.child();
+    }
+    if (source instanceof ShuffleQueryStageExec stage) source = (SparkPlan) stage.shuffle();
+    if (source instanceof ReusedExchangeExec reused) source = reused.child();
+    if (source instanceof GpuShuffleExchangeExec exchange && exchange.keepsOutputOnDevice()) {
+      return java.util.Optional.of(exchange.deviceRead(specs, upload));
+    }
+    return java.util.Optional.empty();
   }
 
   /**
@@ -234,12 +304,15 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
   }
 
   private RDD<ColumnarBatch> readBatches(ShuffledRowRDD slices) {
-    WarpConf warp = WarpConf.of(conf());
     @SuppressWarnings({"unchecked", "rawtypes"})
     RDD<Object> values = (RDD) slices;
-    return Partitions.mapTo(values, new SliceReader(DataTypeUtils.fromAttributes(output()),
-        conf().sessionLocalTimeZone(), warp.get(WarpConf.BATCH_ROWS), warp.get(WarpConf.BATCH_BYTES)),
-        ColumnarBatch.class);
+    return Partitions.mapTo(values, sliceReader(), ColumnarBatch.class);
+  }
+
+  private SliceReader sliceReader() {
+    WarpConf warp = WarpConf.of(conf());
+    return new SliceReader(DataTypeUtils.fromAttributes(output()), conf().sessionLocalTimeZone(),
+        warp.get(WarpConf.BATCH_ROWS), warp.get(WarpConf.BATCH_BYTES));
   }
 
   /** Rows for a row-based parent (Spark reads a stage's output as rows where no GPU operator takes it). */

@@ -50,7 +50,7 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
           return new MergeJoinIterator(gpu, buildLeft ? built : head.iterator(), buildLeft ? head.iterator() : built,
               plan);
         }
-        stream = concat(head.iterator(), stream);
+        stream = Iterators.concat(head.iterator(), stream);
       }
       JoinBuildSide table = JoinBuildSide.of(gpu.backend(), build, plan.buildKeys(), gpu.stream());
       return new HashJoinIterator(gpu, table, table::free, stream, plan);
@@ -81,20 +81,6 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
 
   private static long rows(List<ColumnarBatch> batches) {
     return batches.stream().mapToLong(ColumnarBatch::numRows).sum();
-  }
-
-  private static <T> Iterator<T> concat(Iterator<T> first, Iterator<T> then) {
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return first.hasNext() || then.hasNext();
-      }
-
-      @Override
-      public T next() {
-        return first.hasNext() ? first.next() : then.next();
-      }
-    };
   }
 
   @Override

@@ -35,19 +35,32 @@ public final class GpuToHostExec extends UnaryExec {
     return Partitions.map(child.executeColumnar(), input -> new Downloads(input, columnNames, metrics));
   }
 
+  /** What a download counts: a batch of {@code rows} rows and {@code bytes} bytes in {@code nanos}. */
+  interface DownloadMetrics {
+    void add(int rows, long bytes, long nanos);
+  }
+
   /** The metrics a partition updates; serialisable with the closure. */
   private record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric bytes, SQLMetric time)
-      implements java.io.Serializable {}
+      implements java.io.Serializable, DownloadMetrics {
+    @Override
+    public void add(int n, long transferred, long nanos) {
+      time.add(nanos);
+      bytes.add(transferred);
+      rows.add(n);
+      batches.add(1);
+    }
+  }
 
   /** Downloads one device batch per {@link #next()}, freeing the previous host batch first. */
-  private static final class Downloads implements Iterator<ColumnarBatch> {
+  static final class Downloads implements Iterator<ColumnarBatch> {
     private final Iterator<ColumnarBatch> input;
     private final List<String> names;
-    private final Metrics metrics;
+    private final DownloadMetrics metrics;
     private final TaskGpu gpu;
     private ColumnarBatch current;
 
-    Downloads(Iterator<ColumnarBatch> input, List<String> names, Metrics metrics) {
+    Downloads(Iterator<ColumnarBatch> input, List<String> names, DownloadMetrics metrics) {
       this.input = input;
       this.names = names;
       this.metrics = metrics;
@@ -68,16 +81,14 @@ public final class GpuToHostExec extends UnaryExec {
       DeviceBatches.Downloaded downloaded = DeviceBatches.download(next, names, gpu);
       List<FieldVector> vectors = downloaded.vectors();
       int n = downloaded.rows();
-      metrics.time().add(System.nanoTime() - start);
+      long nanos = System.nanoTime() - start;
       ColumnVector[] columns = new ColumnVector[vectors.size()];
       long transferred = 0;
       for (int i = 0; i < columns.length; i++) {
         columns[i] = new ArrowColumnVector(vectors.get(i));
         transferred += vectors.get(i).getBufferSize();
       }
-      metrics.bytes().add(transferred);
-      metrics.rows().add(n);
-      metrics.batches().add(1);
+      metrics.add(n, transferred, nanos);
       current = new ColumnarBatch(columns, n);
       return current;
     }

@@ -18,7 +18,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The way onto the GPU: rows, or the CPU column batches of Spark's vectorized scans, gathered into pinned Arrow
  * vectors up to the target batch size and uploaded as one device batch. Small scan batches (4096 rows by default)
- * are coalesced here, on the host, so the device sees few large batches.
+ * are coalesced here, on the host, so the device sees few large batches. Over a GPU shuffle whose output stayed on
+ * the device, it reads that output there instead ({@link GpuShuffleExchangeExec#readOnDevice}).
  */
 public final class HostToGpuExec extends UnaryExec implements GpuExec {
   private final int targetRows;
@@ -39,17 +40,19 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     long bytes = targetBytes;
     Metrics metrics = new Metrics(metric(GpuMetrics.OUTPUT_ROWS), metric(GpuMetrics.OUTPUT_BATCHES),
         metric(GpuMetrics.TRANSFER_BYTES), metric(GpuMetrics.TRANSFER_TIME), metric(GpuMetrics.GATHER_TIME));
-    if (child.supportsColumnar()) {
-      return Partitions.map(child.executeColumnar(), input -> new Uploads(schema, timeZone, output, metrics) {
-        @Override
-        boolean gather(HostBatchBuilder builder) {
-          while (input.hasNext() && builder.rows() < rows && builder.bytes() < bytes) {
-            builder.appendColumns(input.next());
-          }
-          return input.hasNext();
+    Partitions.BatchFunction<ColumnarBatch> uploadColumns = input -> new Uploads(schema, timeZone, output, metrics) {
+      @Override
+      boolean gather(HostBatchBuilder builder) {
+        while (input.hasNext() && builder.rows() < rows && builder.bytes() < bytes) {
+          builder.appendColumns(input.next());
         }
-      });
-    }
+        return input.hasNext();
+      }
+    };
+    // a GPU shuffle's output still on the device is read there: only what went through Spark's shuffle is uploaded
+    java.util.Optional<RDD<ColumnarBatch>> onDevice = GpuShuffleExchangeExec.readOnDevice(child, uploadColumns);
+    if (onDevice.isPresent()) return onDevice.get();
+    if (child.supportsColumnar()) return Partitions.map(child.executeColumnar(), uploadColumns);
     return Partitions.map(child.execute(), input -> new Uploads(schema, timeZone, output, metrics) {
       @Override
       boolean gather(HostBatchBuilder builder) {

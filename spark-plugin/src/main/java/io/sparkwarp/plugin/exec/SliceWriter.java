@@ -117,14 +117,31 @@ final class SliceWriter implements Serializable {
 
   /** The shuffle records of one map task's batches. */
   Iterator<Product2<Object, Object>> records(Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches) {
+    return records(new ArrayDeque<>(), batches, firstPosition());
+  }
+
+  /**
+   * The shuffle records of batches already grouped on the device ({@code grouped}, which this closes as it goes),
+   * then of the rest of a map task's batches, the first of them at round-robin {@code position}.
+   */
+  Iterator<Product2<Object, Object>> records(ArrayDeque<PartitionedBatch> grouped,
+      Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches, int position) {
     TaskGpu gpu = TaskGpu.get();
     ArrayDeque<Product2<Object, Object>> pending = new ArrayDeque<>();
-    // the round-robin position of the task's next row: Spark's start, then one more per row (a wrapping int)
-    int[] position = {roundRobin ? roundRobinStart(TaskContext.get().partitionId(), numPartitions) + 1 : 0};
+    int[] next = {position};
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
-        while (pending.isEmpty() && batches.hasNext()) position[0] += cut(batches.next(), position[0], gpu, pending);
+        while (pending.isEmpty() && (!grouped.isEmpty() || batches.hasNext())) {
+          long start = System.nanoTime();
+          boolean fresh = grouped.isEmpty();
+          try (PartitionedBatch batch = fresh ? partition(batches.next(), next[0], gpu) : grouped.poll()) {
+            if (fresh) next[0] += batch.batch().rowCount();
+            cut(batch, gpu, pending);
+          } finally {
+            metrics.time().add(System.nanoTime() - start);
+          }
+        }
         return !pending.isEmpty();
       }
 
@@ -136,6 +153,11 @@ final class SliceWriter implements Serializable {
     };
   }
 
+  /** The round-robin position of a map task's first row: Spark's start, then one more per row (a wrapping int). */
+  int firstPosition() {
+    return roundRobin ? roundRobinStart(TaskContext.get().partitionId(), numPartitions) + 1 : 0;
+  }
+
   /**
    * Where Spark's exchange starts the round-robin positions of map task {@code partitionId}
    * (ShuffleExchangeExec.getPartitionKeyExtractor; the seed is scrambled there, SPARK-21782).
@@ -144,54 +166,57 @@ final class SliceWriter implements Serializable {
     return new XORShiftRandom(partitionId).nextInt(numPartitions);
   }
 
+  int numPartitions() {
+    return numPartitions;
+  }
+
   /**
-   * Cuts one batch into its partitions' slices, added to {@code out}; returns the batch's row count.
-   *
-   * @param position the round-robin position of the batch's first row (unused by the other partitionings)
+   * One batch's rows grouped by partition on the device (round-robin from {@code position}, by hash or by ranges; a
+   * single partition or no rows as they are), which the caller owns; the batch is consumed.
    */
-  private int cut(org.apache.spark.sql.vectorized.ColumnarBatch batch, int position, TaskGpu gpu,
-      ArrayDeque<Product2<Object, Object>> out) {
-    long start = System.nanoTime();
-    DeviceBatches.Downloaded host = null;
-    try {
-      int[] starts;
-      try (DeviceBatch onDevice = DeviceBatches.unwrap(batch)) {
-        if (numPartitions == 1 || onDevice.rowCount() == 0) {
-          starts = new int[] {0, onDevice.rowCount()};
-          host = DeviceBatches.download(onDevice, names, gpu);
-        } else {
-          try (PartitionedBatch grouped = partition(onDevice, position, gpu)) {
-            starts = grouped.starts();
-            host = DeviceBatches.download(grouped.batch(), names, gpu);
-          }
-        }
+  PartitionedBatch partition(org.apache.spark.sql.vectorized.ColumnarBatch batch, int position, TaskGpu gpu) {
+    DeviceBatch onDevice = DeviceBatches.unwrap(batch);
+    int rows = onDevice.rowCount();
+    if (numPartitions == 1 || rows == 0) {
+      int[] starts = new int[numPartitions + 1];
+      java.util.Arrays.fill(starts, 1, starts.length, rows);
+      return new PartitionedBatch(onDevice, starts);
+    }
+    try (onDevice) {
+      if (roundRobin) {
+        return PartitionedBatch.roundRobin(gpu.backend(), onDevice, position, numPartitions, gpu.stream());
       }
+      if (ranges == null) {
+        return PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions, gpu.stream());
+      }
+      try (DeviceBatch bounds = ranges.upload(gpu)) {
+        return PartitionedBatch.range(gpu.backend(), onDevice, ranges.keys(), bounds, gpu.stream());
+      }
+    }
+  }
+
+  /** Downloads a grouped batch once and cuts each partition's run of rows into one slice, added to {@code out}. */
+  private void cut(PartitionedBatch grouped, TaskGpu gpu, ArrayDeque<Product2<Object, Object>> out) {
+    if (grouped.batch().rowCount() == 0) return;
+    DeviceBatches.Downloaded host = DeviceBatches.download(grouped.batch(), names, gpu);
+    try {
       int n = host.rows();
-      if (n == 0) return 0;
       List<FieldVector> columns = host.vectors();
-      byte[][] slices = ColumnarSlices.ranges(columns, starts);
+      byte[][] slices = ColumnarSlices.ranges(columns, grouped.starts());
       for (int p = 0; p < slices.length; p++) {
         if (slices[p] != null) out.add(new Tuple2<>(p, slices[p]));
       }
       metrics.rows().add(n);
       metrics.dataSize().add(unsafeRowBytes(columns, n));
       metrics.pcieBytes().add(columns.stream().mapToLong(FieldVector::getBufferSize).sum());
-      return n;
     } finally {
-      if (host != null) Closeables.closeAll(host.vectors());
-      metrics.time().add(System.nanoTime() - start);
+      Closeables.closeAll(host.vectors());
     }
   }
 
-  /** The batch's rows grouped by partition: round-robin from {@code position}, by hash or by ranges. */
-  private PartitionedBatch partition(DeviceBatch onDevice, int position, TaskGpu gpu) {
-    if (roundRobin) return PartitionedBatch.roundRobin(gpu.backend(), onDevice, position, numPartitions, gpu.stream());
-    if (ranges == null) {
-      return PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions, gpu.stream());
-    }
-    try (DeviceBatch bounds = ranges.upload(gpu)) {
-      return PartitionedBatch.range(gpu.backend(), onDevice, ranges.keys(), bounds, gpu.stream());
-    }
+  /** The metrics a map task updates. */
+  Metrics metrics() {
+    return metrics;
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.sparkwarp.plugin.rewrite;
 
+import static io.sparkwarp.plugin.Throwables.sneaky;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -66,10 +68,5 @@ final class InternalErrors {
     String id = session.isDefined()
         ? session.get().sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY()) : null;
     return id != null ? id : "planning@" + System.nanoTime();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
-    throw (E) error;
   }
 }

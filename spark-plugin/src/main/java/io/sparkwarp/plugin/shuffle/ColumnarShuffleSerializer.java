@@ -1,5 +1,7 @@
 package io.sparkwarp.plugin.shuffle;
 
+import static io.sparkwarp.plugin.Throwables.sneaky;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -170,11 +172,5 @@ public final class ColumnarShuffleSerializer extends Serializer implements Seria
   /** The slice of a value read back. */
   public static byte[] slice(Object value) {
     return (byte[]) ((GenericInternalRow) value).values()[0];
-  }
-
-  /** Throws a checked exception unchecked: Scala's iterator catches the EOFException the Java signature hides. */
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> RuntimeException sneaky(Throwable e) throws E {
-    throw (E) e;
   }
 }
