@@ -2,11 +2,10 @@
 // first row of each key claiming a slot by CAS and later rows finding it (keys compared with join_keys.cuh, every
 // column null-safe: null keys group together); occupied slots are numbered densely by a scan (scan.cu), which gives
 // the groups and their first rows, whose keys are gathered as the groups' keys (select.cu).
-// Accumulation runs in one of three modes the host picks from the group count:
-//  - few groups (<= 32, Q1's 4): accumulators in shared memory, and each warp first combines its lanes of one group
-//    with shuffles, so one lane per group and warp does a shared atomic: no same-address atomic storm in global
-//    memory, which 60 M rows into 4 groups would otherwise serialise;
-//  - groups whose accumulators fit shared memory: shared atomics per row, one global flush per block;
+// Accumulation runs in one of two modes the host picks from the group count:
+//  - groups whose accumulators fit shared memory (Q1's 4, up to a few hundred): every block keeps up to 32 copies
+//    of them, lane l of each warp adding its rows to copy l % copies with shared atomics; the block merges its
+//    copies once at the end and adds them to the global accumulators, one atomic per group and aggregate;
 //  - many groups (up to millions): global atomics per row, spread over the table so they rarely collide.
 // Sums are exact 192-bit integers (int192.cuh) or doubles; minima and maxima are order-preserving int64 keys; a
 // flag word per group says whether a non-null input was seen or a null poisoned the group. The finalise kernel
@@ -37,10 +36,8 @@ constexpr int32_t OPT_IDENTITY_WHEN_EMPTY = 2;
 constexpr int32_t OPT_MASK_FALSE = 4;  // rows take part where the mask is false (not null) instead of true
 constexpr uint32_t FLAG_SEEN = 1;
 constexpr uint32_t FLAG_POISONED = 2;
-// accumulation modes
-constexpr int32_t MODE_GLOBAL = 0;
-constexpr int32_t MODE_SHARED = 1;
-constexpr int32_t MODE_SHARED_WARP = 2;
+constexpr int ACC_BLOCK = 256;  // threads a block of sw_agg_accumulate_shared: CudaKernel.BLOCK
+constexpr int ACC_ITEMS = 4;    // rows a thread reads per aggregate before it adds them: loads in flight
 
 // One aggregate, passed by value. Layout twin: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives#specs.
 struct AggSpec {
@@ -167,34 +164,14 @@ __device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool acti
   return p;
 }
 
-// The combination of the warp's parts, in every lane; converged.
-__device__ __forceinline__ Part warp_combine(const AggSpec& s, Part p) {
-  switch (s.op) {
-    case AGG_SUM:
-      if (sums_floating(s)) {
-#pragma unroll
-        for (int d = 16; d > 0; d >>= 1) p.fsum += __shfl_xor_sync(FULL_WARP, p.fsum, d);
-      } else {
-        p.sum = warp_sum192(p.sum);
-      }
-      break;
-    case AGG_MIN:
-    case AGG_MAX:
-#pragma unroll
-      for (int d = 16; d > 0; d >>= 1) {
-        const int64_t o = __shfl_xor_sync(FULL_WARP, p.best, d);
-        p.best = s.op == AGG_MIN ? min(p.best, o) : max(p.best, o);
-      }
-      break;
-    default:
-      break;
-  }
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1) {
-    p.count += __shfl_xor_sync(FULL_WARP, p.count, d);
-    p.flags |= __shfl_xor_sync(FULL_WARP, p.flags, d);
-  }
-  return p;
+// Two parts of one group and aggregate as one (merging a block's copies of an accumulator).
+__device__ __forceinline__ Part merge(const AggSpec& s, Part a, const Part& b) {
+  a.count += b.count;
+  a.sum = int192_add(a.sum, b.sum);
+  a.fsum += b.fsum;
+  a.best = s.op == AGG_MIN ? min(a.best, b.best) : max(a.best, b.best);
+  a.flags |= b.flags;
+  return a;
 }
 
 // Adds a part to group g's accumulator (shared or global memory: the same atomics serve both).
@@ -319,58 +296,76 @@ extern "C" __global__ void sw_agg_init(AggSpecs specs, int64_t groups) {
   });
 }
 
-// Accumulates rows [0, n) into their groups (group_of_slot == nullptr: one global group), in `mode`. The shared
-// modes take groups x sum(acc_words x 8 + 4) bytes of dynamic shared memory: the accumulators of every aggregate,
-// then their flag words.
+// Accumulates rows [0, n) into their groups (group_of_slot == nullptr: one global group) with global atomics per
+// row: groups whose accumulators do not fit shared memory.
 extern "C" __global__ void sw_agg_accumulate(AggSpecs specs, int64_t n, const int32_t* slot_of_row,
-                                             const int32_t* group_of_slot, int64_t groups, int32_t mode) {
+                                             const int32_t* group_of_slot) {
+  for_each_index(n, [&](int64_t row) {
+    const int64_t g = group_of(slot_of_row, group_of_slot, row);
+    for (int k = 0; k < specs.count; k++) {
+      const AggSpec& s = specs.spec[k];
+      apply(s, s.acc, s.flags, g, part_of(s, row, true));
+    }
+  });
+}
+
+// sw_agg_accumulate for groups whose accumulators fit shared memory: each block accumulates in `copies` (a power
+// of two, at most 32) copies of every group's accumulators in dynamic shared memory, groups x copies x
+// sum(acc_words x 8 + 4) bytes (every aggregate's accumulators, then their flag words), lane l of each warp in
+// copy l % copies; copy c of group g is accumulator g * copies + c, so a warp's lanes, each on its own copy, hit
+// consecutive words whatever their groups. At the end the block merges its copies and adds them to the global
+// accumulators: one atomic per group and aggregate.
+//
+// Why copies by lane: the cost to beat is instructions per row. Combining a warp's lanes of one group first
+// (shuffle trees, or a __match_any_sync and a segmented reduction) spends cross-lane instructions on every 32
+// rows and every aggregate: 30 shuffles a tree for one 192-bit sum. Lane-private accumulators need none, but
+// Q1's first stage (15 aggregates, about 300 bytes a group) takes 1.2 KB a thread for 4 groups: 300 KB a block.
+// With a copy per lane index shared by the block's warps, a warp's shared atomic goes to 32 different addresses
+// (no replay, no bank conflict), warps meeting on an address only queue at the atomic unit, and a block needs
+// 32 copies whatever its size (Q1: 4 x 300 x 32 = 38 KB). A row then costs, per aggregate, its loads and
+// arithmetic, one shared atomic per accumulator word it changes (a 192-bit sum of non-negative values: one), and
+// a shared load of its flag word (the atomicOr only the first time). ACC_ITEMS rows a thread at a time keep
+// loads in flight; the launch bound holds the registers that takes to 3 blocks an SM.
+extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 3)
+    sw_agg_accumulate_shared(AggSpecs specs, int64_t n, const int32_t* slot_of_row, const int32_t* group_of_slot,
+                             int64_t groups, int32_t copies) {
   extern __shared__ unsigned long long shared_acc[];
-  if (mode == MODE_GLOBAL) {
-    for_each_index(n, [&](int64_t row) {
-      const int64_t g = group_of(slot_of_row, group_of_slot, row);
-      for (int k = 0; k < specs.count; k++) {
-        const AggSpec& s = specs.spec[k];
-        apply(s, s.acc, s.flags, g, part_of(s, row, true));
-      }
-    });
-    return;
-  }
   // this block's accumulators: aggregate k's at word offset acc_at(k), its flags after all of them
+  const int64_t slots = groups * copies;
   int64_t words = 0;
-  for (int k = 0; k < specs.count; k++) words += groups * acc_words(specs.spec[k]);
+  for (int k = 0; k < specs.count; k++) words += slots * acc_words(specs.spec[k]);
   uint32_t* shared_flags = reinterpret_cast<uint32_t*>(shared_acc + words);
   auto acc_at = [&](int k) {
     int64_t at = 0;
-    for (int j = 0; j < k; j++) at += groups * acc_words(specs.spec[j]);
+    for (int j = 0; j < k; j++) at += slots * acc_words(specs.spec[j]);
     return shared_acc + at;
   };
-  for (int64_t i = threadIdx.x; i < groups * specs.count; i += blockDim.x) {
-    const int k = static_cast<int>(i / groups);
-    init_acc(specs.spec[k], acc_at(k), shared_flags + k * groups, i % groups);
+  for (int64_t i = threadIdx.x; i < slots * specs.count; i += blockDim.x) {
+    const int k = static_cast<int>(i / slots);
+    init_acc(specs.spec[k], acc_at(k), shared_flags + k * slots, i % slots);
   }
   __syncthreads();
-  for_each_warp_tile((n + 31) >> 5, [&](int64_t w) {
-    const int64_t row = (w << 5) + lane_id();
-    const bool active = row < n;
-    const int64_t g = active ? group_of(slot_of_row, group_of_slot, row) : -1;
+  // tiles of ACC_ITEMS rows a thread, each of the ACC_ITEMS reads coalesced over the block
+  const int64_t tile = static_cast<int64_t>(blockDim.x) * ACC_ITEMS;
+  const int copy = lane_id() & (copies - 1);
+  for_each_block_tile((n + tile - 1) / tile, [&](int64_t t) {
+    int64_t row[ACC_ITEMS];
+    int64_t slot[ACC_ITEMS];
+#pragma unroll
+    for (int j = 0; j < ACC_ITEMS; j++) {
+      row[j] = t * tile + j * blockDim.x + threadIdx.x;
+      slot[j] = row[j] < n ? group_of(slot_of_row, group_of_slot, row[j]) * copies + copy : -1;
+    }
     for (int k = 0; k < specs.count; k++) {
       const AggSpec& s = specs.spec[k];
       unsigned long long* acc = acc_at(k);
-      uint32_t* flags = shared_flags + k * groups;
-      const Part p = part_of(s, row, active);
-      if (mode == MODE_SHARED) {
-        if (active) apply(s, acc, flags, g, p);
-        continue;
-      }
-      // one lane per distinct group of the warp applies the combined part of that group's lanes
-      uint32_t pending = __ballot_sync(FULL_WARP, active);
-      while (pending != 0) {
-        const int leader = __ffs(pending) - 1;
-        const int64_t lg = __shfl_sync(FULL_WARP, g, leader);
-        const bool mine = active && g == lg;
-        pending &= ~__ballot_sync(FULL_WARP, mine);
-        const Part q = warp_combine(s, mine ? p : identity(s));
-        if (lane_id() == leader) apply(s, acc, flags, lg, q);
+      uint32_t* flags = shared_flags + k * slots;
+      Part p[ACC_ITEMS];
+#pragma unroll
+      for (int j = 0; j < ACC_ITEMS; j++) p[j] = part_of(s, row[j], slot[j] >= 0);
+#pragma unroll
+      for (int j = 0; j < ACC_ITEMS; j++) {
+        if (slot[j] >= 0) apply(s, acc, flags, slot[j], p[j]);
       }
     }
   });
@@ -379,7 +374,8 @@ extern "C" __global__ void sw_agg_accumulate(AggSpecs specs, int64_t n, const in
     const int k = static_cast<int>(i / groups);
     const int64_t g = i % groups;
     const AggSpec& s = specs.spec[k];
-    const Part p = held(s, acc_at(k), shared_flags + k * groups, g);
+    Part p = identity(s);
+    for (int c = 0; c < copies; c++) p = merge(s, p, held(s, acc_at(k), shared_flags + k * slots, g * copies + c));
     if (p.count != 0 || p.flags != 0) apply(s, s.acc, s.flags, g, p);
   }
 }

@@ -1,7 +1,8 @@
-// aggregate.cu on the CPU: the group table, every accumulation mode, finalisation and the mean kernel over a small
-// batch (4 groups and a null key group; sums, sums of products of two and three decimals, extremes, counts),
-// against a reference over __int128. Prints "ok" or the first disagreements (exit 1). Run by
-// AggregateKernelsOnCpuTest. Dynamic shared memory is one global array, so shared modes run one block.
+// aggregate.cu on the CPU: the group table, both accumulation kernels (shared memory with 1 to 32 copies of the
+// accumulators), finalisation and the mean kernel over a small batch (5 and 32 groups with a null key group; sums,
+// sums of products of two and three decimals, extremes, counts), against a reference over __int128. Prints "ok" or
+// the first disagreements (exit 1). Run by AggregateKernelsOnCpuTest. Dynamic shared memory is one global array,
+// so the shared kernel runs its blocks in turn.
 #include "warp_emulation.h"
 
 #include <cmath>
@@ -51,11 +52,13 @@ static AggSpec spec(int32_t op, const Column* in, int32_t result, uint64_t bound
   return s;
 }
 
-int main() {
-  std::mt19937_64 rnd(777);
+// Groups `key_values` keys and a null key through the group table, then accumulates and finalises count(*),
+// count, sum, sums of products of two and three, and an extreme in every accumulation: global atomics over 3
+// blocks, and shared memory over 3 blocks in turn with 1, 2, 8 and 32 copies of the accumulators.
+static void check_groups(int key_values, std::mt19937_64& rnd) {
   const int n = 1000;
   Column key = column(n, rnd, 1, 5);
-  for (int i = 0; i < n; i++) key.values[i] = i % 4;
+  for (int i = 0; i < n; i++) key.values[i] = (i * 7) % key_values;
   std::vector<int32_t> key32(n);
   for (int i = 0; i < n; i++) key32[i] = static_cast<int32_t>(key.values[i]);
   Column x = column(n, rnd, 1000000, 10), a = column(n, rnd, 999999999, 10), b = column(n, rnd, 999999999, 10),
@@ -76,7 +79,7 @@ int main() {
     groups += flag;
   }
   launch(2, 64, [&] { sw_agg_first_rows(table.data(), slots, group_of_slot.data(), first_rows.data()); });
-  expect(groups == 5, "groups", groups, 5);
+  expect(groups == key_values + 1, "groups", groups, key_values + 1);
   // the reference per key (-1: the null key)
   struct Ref {
     int64_t rows = 0, count = 0, min = INT64_MAX, max = INT64_MIN;
@@ -104,8 +107,9 @@ int main() {
     }
   }
   const unsigned __int128 bound = static_cast<unsigned __int128>(1) << 120;
-  for (int32_t mode : {MODE_GLOBAL, MODE_SHARED, MODE_SHARED_WARP}) {
+  for (int32_t copies : {0, 1, 2, 8, 32}) {  // 0: global atomics
     const int k = 6;
+    const bool minimum = copies == 1 || copies == 8;
     std::vector<std::vector<unsigned long long>> acc(k, std::vector<unsigned long long>(3 * groups));
     std::vector<std::vector<uint32_t>> flags(k, std::vector<uint32_t>(groups)), valid(k, std::vector<uint32_t>(2));
     std::vector<std::vector<uint64_t>> out(k, std::vector<uint64_t>(2 * groups));
@@ -121,7 +125,7 @@ int main() {
     specs.spec[4] = specs.spec[3];
     specs.spec[4].factor_validity[1] = c.validity.data();
     specs.spec[4].factor_data[1] = reinterpret_cast<const uint8_t*>(c.values.data());
-    specs.spec[5] = spec(mode == MODE_SHARED ? AGG_MIN : AGG_MAX, &x, L_INT64, 0, 0);
+    specs.spec[5] = spec(minimum ? AGG_MIN : AGG_MAX, &x, L_INT64, 0, 0);
     for (int s = 0; s < k; s++) {
       specs.spec[s].acc = acc[s].data();
       specs.spec[s].flags = flags[s].data();
@@ -129,10 +133,17 @@ int main() {
       specs.spec[s].out_data = reinterpret_cast<uint8_t*>(out[s].data());
       specs.spec[s].overflow = &overflow[s];
     }
+    // 10 accumulator words and 6 flag words a group and copy
+    expect(static_cast<size_t>(groups) * copies * (10 * 8 + 6 * 4) <= sizeof shared_acc, "shared memory", groups,
+           copies);
     launch(1, 64, [&] { sw_agg_init(specs, groups); });
-    launch(mode == MODE_GLOBAL ? 3 : 1, 64, [&] {
-      sw_agg_accumulate(specs, n, slot_of_row.data(), group_of_slot.data(), groups, mode);
-    });
+    if (copies == 0) {
+      launch(3, 64, [&] { sw_agg_accumulate(specs, n, slot_of_row.data(), group_of_slot.data()); });
+    } else {
+      launch_blocks_in_turn(3, 64, [&] {
+        sw_agg_accumulate_shared(specs, n, slot_of_row.data(), group_of_slot.data(), groups, copies);
+      });
+    }
     launch(1, 64, [&] { sw_agg_finalize(specs, groups); });
     for (int g = 0; g < groups; g++) {
       int row = first_rows[g];
@@ -140,16 +151,25 @@ int main() {
       auto wide = [&](int s) { return static_cast<i128>((static_cast<unsigned __int128>(out[s][2 * g + 1]) << 64)
                                                         | out[s][2 * g]); };
       auto narrow = [&](int s) { return static_cast<int64_t>(out[s][g]); };
-      expect(narrow(0) == r.rows, "count(*)", g, mode);
-      expect(narrow(1) == r.count, "count", g, mode);
-      expect(bit(valid[2], g) == r.seen_x && (!r.seen_x || narrow(2) == static_cast<int64_t>(r.sum)), "sum", g, mode);
-      expect(bit(valid[3], g) == r.seen_ab && (!r.seen_ab || wide(3) == r.ab), "sum of a * b", g, mode);
-      expect(bit(valid[4], g) == r.seen_abc && (!r.seen_abc || wide(4) == r.abc), "sum of a * b * c", g, mode);
-      int64_t extreme = mode == MODE_SHARED ? r.min : r.max;
-      expect(bit(valid[5], g) == r.seen_x && (!r.seen_x || narrow(5) == extreme), "extreme", g, mode);
+      expect(narrow(0) == r.rows, "count(*)", g, copies);
+      expect(narrow(1) == r.count, "count", g, copies);
+      expect(bit(valid[2], g) == r.seen_x && (!r.seen_x || narrow(2) == static_cast<int64_t>(r.sum)), "sum", g,
+             copies);
+      expect(bit(valid[3], g) == r.seen_ab && (!r.seen_ab || wide(3) == r.ab), "sum of a * b", g, copies);
+      expect(bit(valid[4], g) == r.seen_abc && (!r.seen_abc || wide(4) == r.abc), "sum of a * b * c", g, copies);
+      int64_t extreme = minimum ? r.min : r.max;
+      expect(bit(valid[5], g) == r.seen_x && (!r.seen_x || narrow(5) == extreme), "extreme", g, copies);
     }
-    for (int s = 0; s < k; s++) expect(overflow[s] == 0, "no overflow", s, mode);
+    for (int s = 0; s < k; s++) expect(overflow[s] == 0, "no overflow", s, copies);
   }
+}
+
+int main() {
+  std::mt19937_64 rnd(777);
+  check_groups(4, rnd);   // TPC-H Q1's 4 groups, and the null key's
+  check_groups(31, rnd);  // 32 groups
+  const int n = 1000;
+  Column a = column(n, rnd, 999999999, 10);
   // the mean: sums of scale 2 into a result of scale 6, rounded half up; zero counts and null sums give null
   std::vector<int64_t> counts(n);
   Column count_col = column(n, rnd, 50, 5);

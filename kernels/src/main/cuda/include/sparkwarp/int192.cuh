@@ -1,11 +1,9 @@
 // Exact integer sums: a 192-bit two's complement value in three little-endian 64-bit words. Sums of int64 and of
 // 128-bit decimals never wrap it (2^64 additions of values below 2^127), so whether a total leaves a 64-bit or a
-// 38-digit result is decided once, at the end. Adds come in three forms: plain, across a warp, and atomic into
-// memory (shared or global), where each word's carry is forwarded exactly once, so concurrent adds are exact.
+// 38-digit result is decided once, at the end. Adds come in two forms: plain, and atomic into memory (shared or
+// global), where each word's carry is forwarded exactly once, so concurrent adds are exact.
 #pragma once
 #include <cstdint>
-
-#include "sparkwarp/warp.cuh"
 
 namespace sparkwarp {
 
@@ -96,18 +94,6 @@ __device__ __forceinline__ Int192 int192_scaled_quotient(const Int192& m, uint64
     rem = cur % divisor;
   }
   return rem >= divisor - rem ? int192_add(q, Int192{{1, 0, 0}}) : q;  // half up, without overflowing 2 * rem
-}
-
-// The sum over the warp's 32 lanes, in every lane; all lanes call it converged.
-__device__ __forceinline__ Int192 warp_sum192(Int192 v) {
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1) {
-    Int192 o;
-#pragma unroll
-    for (int i = 0; i < 3; i++) o.w[i] = __shfl_xor_sync(FULL_WARP, v.w[i], d);
-    v = int192_add(v, o);
-  }
-  return v;
 }
 
 // acc[0..2] += v, atomically per word; a word whose addend is 0 costs no atomic.

@@ -27,16 +27,13 @@ import java.util.List;
  * of the groups' keys. Two read-backs: the group count and the overflow flags.
  */
 final class CudaAggregatePrimitives implements AggregatePrimitives {
-  /** Groups up to which each warp combines its lanes of one group before a shared atomic (aggregate.cu). */
-  static final int WARP_COMBINE_GROUPS = 32;
+  /** Most copies of its accumulators a block keeps in shared memory: one per lane (aggregate.cu). */
+  private static final int MAX_COPIES = 32;
   /** Dynamic shared memory a block may use without opting in. */
   private static final int SHARED_LIMIT = 48 * 1024;
   /** Bytes of aggregate.cu's AggSpec and of AggSpecs. */
   private static final int SPEC_BYTES = 136;
   private static final int SPECS_BYTES = MAX_AGGREGATES * SPEC_BYTES + 8;
-  private static final int MODE_GLOBAL = 0;
-  private static final int MODE_SHARED = 1;
-  private static final int MODE_SHARED_WARP = 2;
 
   /** How aggregate.cu reads an input and writes a result (its Layout enum, by ordinal). */
   private enum Layout { NONE, BOOL, INT8, INT16, INT32, INT64, INT128, FLOAT, DOUBLE }
@@ -50,6 +47,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   private final CudaKernel firstRows;
   private final CudaKernel init;
   private final CudaKernel accumulate;
+  private final CudaKernel accumulateShared;
   private final CudaKernel finalize;
   private final CudaKernel mean;
 
@@ -63,6 +61,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     firstRows = module.kernel("sw_agg_first_rows");
     init = module.kernel("sw_agg_init");
     accumulate = module.kernel("sw_agg_accumulate");
+    accumulateShared = module.kernel("sw_agg_accumulate_shared");
     finalize = module.kernel("sw_agg_finalize");
     mean = module.kernel("sw_agg_mean");
   }
@@ -230,23 +229,29 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     }
   }
 
-  private void launchAccumulate(byte[] specs, int rows, Groups groups, long sharedBytes, CudaStream s) {
+  /**
+   * Launches the accumulation: in shared memory, as many copies of the accumulators (a power of two, at most one
+   * per lane) as fit a block's limit, where one copy fits; else with global atomics per row.
+   */
+  private void launchAccumulate(byte[] specs, int rows, Groups groups, long bytesPerCopy, CudaStream s) {
     KernelArgs args = new KernelArgs().struct(specs).i64(rows);
     if (groups.slotOfRow == null) {
       args.address(0).address(0);
     } else {
       args.pointer(groups.slotOfRow).pointer(groups.groupOfSlot);
     }
-    args.i64(groups.count);
-    if (sharedBytes > SHARED_LIMIT) {
-      accumulate.launchGridStride(rows, s, args.i32(MODE_GLOBAL));
+    if (bytesPerCopy > SHARED_LIMIT) {
+      accumulate.launchGridStride(rows, s, args);
       return;
     }
-    int mode = groups.count <= WARP_COMBINE_GROUPS ? MODE_SHARED_WARP : MODE_SHARED;
-    int perSm = Math.max(1, accumulate.residentBlocksPerSm(CudaKernel.BLOCK, (int) sharedBytes));
+    int copies = MAX_COPIES;
+    while (copies * bytesPerCopy > SHARED_LIMIT) copies >>= 1;
+    int sharedBytes = (int) (copies * bytesPerCopy);
+    int perSm = Math.max(1, accumulateShared.residentBlocksPerSm(CudaKernel.BLOCK, sharedBytes));
     long blocks = Math.min((long) perSm * backend.context().device().multiprocessors(),
         (rows + CudaKernel.BLOCK - 1L) / CudaKernel.BLOCK);
-    accumulate.launch((int) Math.max(1, blocks), CudaKernel.BLOCK, (int) sharedBytes, s, args.i32(mode));
+    accumulateShared.launch((int) Math.max(1, blocks), CudaKernel.BLOCK, sharedBytes, s,
+        args.i64(groups.count).i32(copies));
   }
 
   private static int accWords(Aggregate a, List<DeviceColumn> inputs) {
