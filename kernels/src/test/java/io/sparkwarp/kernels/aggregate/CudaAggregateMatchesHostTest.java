@@ -15,13 +15,15 @@ import org.apache.arrow.vector.IntVector;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The CUDA aggregation against the host reference on fresh random input, for every accumulation mode: one group
- * and 4 groups (shared memory, warps combining their lanes first), a few thousand groups (shared atomics), many
- * groups (global atomics), a hot key with nulls, several key columns of every kind (floats with NaN and -0.0,
- * strings, booleans), and no keys at all; sizes around warp and block boundaries, empty input included. Every
- * aggregate kind runs over inputs of every type it takes, with nulls; results are compared as sorted groups.
+ * The CUDA aggregation against the host reference on fresh random input, for both accumulation modes: one group,
+ * 4 groups and group counts from 1 to 33 with a null key among them (shared memory, 32 copies of the accumulators
+ * a block down to 4 as the groups grow), thousands and many groups (global atomics), a hot key with nulls, several
+ * key columns of every kind (floats with NaN and -0.0, strings, booleans), and no keys at all; sizes around warp
+ * and block boundaries, empty input included. Every aggregate kind runs over inputs of every type it takes, with
+ * nulls, masks and overflowing sums; results are compared as sorted groups and overflow flags.
  */
 @Tag("gpu")
 class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
@@ -101,40 +103,8 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
       try {
         List<FieldVector> keys = keys(shape, n);
         vectors.addAll(keys);
-        List<FieldVector> inputs = List.of(
-            longs(n),                                                           // 0
-            RandomVectors.random(DeviceType.INT, n, 0.1, 4, rnd, allocator),     // 1
-            RandomVectors.random(DEC_12, n, 0.1, 4, rnd, allocator),             // 2
-            RandomVectors.random(DEC_38, n, 0.1, 4, rnd, allocator),             // 3
-            summableDoubles(n),                                                  // 4
-            RandomVectors.random(DeviceType.FLOAT, n, 0.1, 4, rnd, allocator),   // 5
-            RandomVectors.random(DeviceType.DATE, n, 0.1, 4, rnd, allocator),    // 6
-            RandomVectors.random(DeviceType.BOOLEAN, n, 0.1, 4, rnd, allocator), // 7
-            RandomVectors.random(DeviceType.STRING, n, 0.1, 4, rnd, allocator),  // 8
-            RandomVectors.random(DeviceType.DOUBLE, n, 0.1, 4, rnd, allocator),  // 9
-            RandomVectors.random(DeviceType.BYTE, n, 0.1, 4, rnd, allocator),    // 10
-            RandomVectors.random(DeviceType.decimal(18, 4), n, 0.1, 4, rnd, allocator),   // 11
-            RandomVectors.random(DeviceType.decimal(5, 2), n, 0.1, 4, rnd, allocator));   // 12
+        List<FieldVector> inputs = inputs(n);
         vectors.addAll(inputs);
-        List<Aggregate> countsAndSums = List.of(
-            Aggregate.countAll(), Aggregate.count(8), Aggregate.count(3),
-            Aggregate.sum(0, DeviceType.LONG), Aggregate.sum(1, DeviceType.LONG), Aggregate.sum(1, DeviceType.DOUBLE)
-                .identityWhenEmpty(),
-            Aggregate.sum(2, DEC_22), Aggregate.sum(2, DEC_12), Aggregate.sum(3, DEC_38),
-            Aggregate.sum(3, DEC_38).poisonedByNull(), Aggregate.sum(4, DeviceType.DOUBLE));
-        List<Aggregate> extremesAndProducts = List.of(
-            Aggregate.sum(10, DeviceType.LONG).where(7, true), Aggregate.countAll().where(7, false),
-            Aggregate.min(7, DeviceType.BOOLEAN).identityWhenEmpty().where(7, true),
-            Aggregate.min(0, DeviceType.LONG), Aggregate.max(1, DeviceType.INT), Aggregate.min(5, DeviceType.FLOAT),
-            Aggregate.max(5, DeviceType.FLOAT), Aggregate.min(9, DeviceType.DOUBLE),
-            Aggregate.max(9, DeviceType.DOUBLE), Aggregate.max(6, DeviceType.DATE),
-            Aggregate.min(7, DeviceType.BOOLEAN), Aggregate.max(7, DeviceType.BOOLEAN),
-            Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)),
-            Aggregate.sumOfProducts(2, List.of(11), DeviceType.decimal(38, 6)),
-            Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)),
-            // strings and wide decimals through RankedExtremes: ranks from the device sort, INT extremes, a gather
-            Aggregate.min(8, DeviceType.STRING), Aggregate.max(8, DeviceType.STRING).where(7, true),
-            Aggregate.min(3, DEC_38), Aggregate.max(3, DEC_38));
         assertEquals(AggregateTesting.mean(host, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             AggregateTesting.mean(cuda, inputs.get(2), inputs.get(0), DeviceType.decimal(16, 6), allocator),
             "mean n=" + n);
@@ -144,17 +114,105 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
         assertEquals(AggregateTesting.mean(host, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
             AggregateTesting.mean(cuda, inputs.get(4), inputs.get(0), DeviceType.DOUBLE, allocator),
             "double mean n=" + n);
-        // two aggregations: one takes at most AggregatePrimitives.MAX_AGGREGATES
-        for (List<Aggregate> aggregates : List.of(countsAndSums, extremesAndProducts)) {
-          List<List<String>> expected = AggregateTesting.aggregate(host, keys, inputs, aggregates, allocator);
-          List<List<String>> actual = AggregateTesting.aggregate(cuda, keys, inputs, aggregates, allocator);
-          assertEquals(expected.size(), actual.size(), shape + " n=" + n + ": groups");
-          for (int i = 0; i < expected.size(); i++) {
-            assertEquals(expected.get(i), actual.get(i), shape + " n=" + n + ": group " + i);
-          }
-        }
+        assertAggregatesMatch(shape + " n=" + n, keys, inputs);
       } finally {
         Closeables.closeAll(vectors);
+      }
+    }
+  }
+
+  /**
+   * The shared-memory accumulation at group counts up to 33, one of the groups the null key: 32 copies of the
+   * accumulators a block at the fewest groups, 16, 8 and then 4 as they grow (lanes l and l + copies then share a
+   * copy). Sizes: less than a warp, a partial block tile, many tiles a block.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33})
+  void fewGroupsMatchTheHost(int groups) {
+    for (int n : new int[] {33, 1000, 100_003}) {
+      List<FieldVector> vectors = new ArrayList<>();
+      try {
+        List<FieldVector> keys = List.of(intKeys(n, groups));
+        vectors.addAll(keys);
+        List<FieldVector> inputs = inputs(n);
+        vectors.addAll(inputs);
+        assertAggregatesMatch(groups + " groups n=" + n, keys, inputs);
+      } finally {
+        Closeables.closeAll(vectors);
+      }
+    }
+  }
+
+  /** Keys uniform over {@code groups} groups, the last of them the null key. */
+  private IntVector intKeys(int n, int groups) {
+    IntVector v = new IntVector("k", allocator);
+    v.allocateNew(n);
+    for (int i = 0; i < n; i++) {
+      int key = rnd.nextInt(groups);
+      if (key == groups - 1) v.setNull(i);
+      else v.set(i, key * 7919 - 100);
+    }
+    v.setValueCount(n);
+    return v;
+  }
+
+  /** Inputs of every type the aggregates take, with nulls and extremes. */
+  private List<FieldVector> inputs(int n) {
+    List<FieldVector> inputs = new ArrayList<>();
+    try {
+      inputs.add(longs(n));                                                            // 0
+      inputs.add(RandomVectors.random(DeviceType.INT, n, 0.1, 4, rnd, allocator));     // 1
+      inputs.add(RandomVectors.random(DEC_12, n, 0.1, 4, rnd, allocator));             // 2
+      inputs.add(RandomVectors.random(DEC_38, n, 0.1, 4, rnd, allocator));             // 3
+      inputs.add(summableDoubles(n));                                                  // 4
+      inputs.add(RandomVectors.random(DeviceType.FLOAT, n, 0.1, 4, rnd, allocator));   // 5
+      inputs.add(RandomVectors.random(DeviceType.DATE, n, 0.1, 4, rnd, allocator));    // 6
+      inputs.add(RandomVectors.random(DeviceType.BOOLEAN, n, 0.1, 4, rnd, allocator)); // 7
+      inputs.add(RandomVectors.random(DeviceType.STRING, n, 0.1, 4, rnd, allocator));  // 8
+      inputs.add(RandomVectors.random(DeviceType.DOUBLE, n, 0.1, 4, rnd, allocator));  // 9
+      inputs.add(RandomVectors.random(DeviceType.BYTE, n, 0.1, 4, rnd, allocator));    // 10
+      inputs.add(RandomVectors.random(DeviceType.decimal(18, 4), n, 0.1, 4, rnd, allocator));  // 11
+      inputs.add(RandomVectors.random(DeviceType.decimal(5, 2), n, 0.1, 4, rnd, allocator));   // 12
+      inputs.add(RandomVectors.random(DeviceType.SHORT, n, 0.1, 4, rnd, allocator));   // 13
+      return inputs;
+    } catch (RuntimeException e) {
+      Closeables.closeAll(inputs);
+      throw e;
+    }
+  }
+
+  /**
+   * Every aggregate kind over inputs of every type it takes, on both backends, compared as sorted groups and
+   * overflow flags: two aggregations, as one takes at most AggregatePrimitives.MAX_AGGREGATES.
+   */
+  private void assertAggregatesMatch(String what, List<FieldVector> keys, List<FieldVector> inputs) {
+    List<Aggregate> countsAndSums = List.of(
+        Aggregate.countAll(), Aggregate.count(8), Aggregate.count(3),
+        Aggregate.sum(0, DeviceType.LONG), Aggregate.sum(1, DeviceType.LONG), Aggregate.sum(1, DeviceType.DOUBLE)
+            .identityWhenEmpty(),
+        Aggregate.sum(2, DEC_22), Aggregate.sum(2, DEC_12), Aggregate.sum(3, DEC_38),
+        Aggregate.sum(3, DEC_38).poisonedByNull(), Aggregate.sum(4, DeviceType.DOUBLE),
+        Aggregate.sum(13, DeviceType.LONG));
+    List<Aggregate> extremesAndProducts = List.of(
+        Aggregate.sum(10, DeviceType.LONG).where(7, true), Aggregate.countAll().where(7, false),
+        Aggregate.min(7, DeviceType.BOOLEAN).identityWhenEmpty().where(7, true),
+        Aggregate.min(0, DeviceType.LONG), Aggregate.max(1, DeviceType.INT), Aggregate.min(5, DeviceType.FLOAT),
+        Aggregate.max(5, DeviceType.FLOAT), Aggregate.min(9, DeviceType.DOUBLE),
+        Aggregate.max(9, DeviceType.DOUBLE), Aggregate.max(6, DeviceType.DATE),
+        Aggregate.min(7, DeviceType.BOOLEAN), Aggregate.max(7, DeviceType.BOOLEAN),
+        Aggregate.min(10, DeviceType.BYTE), Aggregate.max(11, DeviceType.decimal(18, 4)),
+        Aggregate.max(13, DeviceType.SHORT),
+        Aggregate.sumOfProducts(2, List.of(11), DeviceType.decimal(38, 6)),
+        Aggregate.sumOfProducts(2, List.of(12, 11), DeviceType.decimal(38, 8)),
+        // strings and wide decimals through RankedExtremes: ranks from the device sort, INT extremes, a gather
+        Aggregate.min(8, DeviceType.STRING), Aggregate.max(8, DeviceType.STRING).where(7, true),
+        Aggregate.min(3, DEC_38), Aggregate.max(3, DEC_38));
+    for (List<Aggregate> aggregates : List.of(countsAndSums, extremesAndProducts)) {
+      List<List<String>> expected = AggregateTesting.aggregate(host, keys, inputs, aggregates, allocator);
+      List<List<String>> actual = AggregateTesting.aggregate(cuda, keys, inputs, aggregates, allocator);
+      assertEquals(expected.size(), actual.size(), what + ": groups");
+      for (int i = 0; i < expected.size(); i++) {
+        assertEquals(expected.get(i), actual.get(i), what + ": group " + i);
       }
     }
   }
