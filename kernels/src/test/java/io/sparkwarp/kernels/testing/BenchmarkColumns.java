@@ -13,8 +13,8 @@ public final class BenchmarkColumns {
   private BenchmarkColumns() {}
 
   /**
-   * A LONG or DOUBLE column of {@code rows} values: longs uniform in [0, distinct) where distinct > 0, else any long;
-   * doubles in [0, 1).
+   * A LONG, DECIMAL (up to 18 digits) or DOUBLE column of {@code rows} values: longs and unscaled decimals uniform in
+   * [0, distinct) where distinct > 0, else any long; doubles in [0, 1).
    */
   public static DeviceColumn random(Backend backend, DeviceType type, int rows, long distinct, long seed,
       DeviceStream stream) {
