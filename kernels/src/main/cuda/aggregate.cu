@@ -13,6 +13,7 @@
 // orchestration: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives.
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/hash_table.cuh"
@@ -37,7 +38,7 @@ constexpr int32_t OPT_MASK_FALSE = 4;  // rows take part where the mask is false
 constexpr uint32_t FLAG_SEEN = 1;
 constexpr uint32_t FLAG_POISONED = 2;
 constexpr int ACC_BLOCK = 256;  // threads a block of sw_agg_accumulate_shared: CudaKernel.BLOCK
-constexpr int ACC_ITEMS = 4;    // rows a thread reads per aggregate before it adds them: loads in flight
+constexpr int ACC_ITEMS = 2;    // rows a thread reads per aggregate before it adds them: loads in flight
 
 // One aggregate, passed by value. Layout twin: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives#specs.
 struct AggSpec {
@@ -110,6 +111,41 @@ __device__ __forceinline__ double read_double(int32_t layout, const uint8_t* dat
                            : reinterpret_cast<const double*>(data)[row];
 }
 
+// An aggregate's operation, input layout and number of factors as compile-time constants: with_kind calls the
+// instantiation of an AggSpec's kind, so that the code run for a row decides nothing about what it computes.
+template <int32_t OP, int32_t INPUT, int FACTORS>
+struct Kind {
+  enum : int32_t { op = OP, input = INPUT, factors = FACTORS, floating = INPUT == L_FLOAT || INPUT == L_DOUBLE };
+};
+
+// Calls f(Kind<...>{}) for the kind of s. A sum of products reads decimals, whose layout is INT64 (Aggregate#check).
+template <typename F>
+__device__ __forceinline__ void with_kind(const AggSpec& s, F f) {
+  auto by_layout = [&](auto op) {
+    constexpr int32_t OP = decltype(op)::value;
+    switch (s.input) {
+      case L_BOOL: return f(Kind<OP, L_BOOL, 0>{});
+      case L_INT8: return f(Kind<OP, L_INT8, 0>{});
+      case L_INT16: return f(Kind<OP, L_INT16, 0>{});
+      case L_INT32: return f(Kind<OP, L_INT32, 0>{});
+      case L_INT128: return f(Kind<OP, L_INT128, 0>{});
+      case L_FLOAT: return f(Kind<OP, L_FLOAT, 0>{});
+      case L_DOUBLE: return f(Kind<OP, L_DOUBLE, 0>{});
+      default: return f(Kind<OP, L_INT64, 0>{});
+    }
+  };
+  switch (s.op) {
+    case AGG_COUNT_ALL: return f(Kind<AGG_COUNT_ALL, L_NONE, 0>{});
+    case AGG_COUNT: return f(Kind<AGG_COUNT, L_NONE, 0>{});
+    case AGG_SUM:
+      if (s.factor_data[1] != nullptr) return f(Kind<AGG_SUM, L_INT64, 2>{});
+      if (s.factor_data[0] != nullptr) return f(Kind<AGG_SUM, L_INT64, 1>{});
+      return by_layout(std::integral_constant<int32_t, AGG_SUM>{});
+    case AGG_MIN: return by_layout(std::integral_constant<int32_t, AGG_MIN>{});
+    default: return by_layout(std::integral_constant<int32_t, AGG_MAX>{});
+  }
+}
+
 // What one row, or a set of rows, adds to one group's accumulator of one aggregate.
 struct Part {
   unsigned long long count;
@@ -119,47 +155,51 @@ struct Part {
   uint32_t flags;
 };
 
-__device__ __forceinline__ Part identity(const AggSpec& s) {
-  return {0, int192_zero(), 0.0, s.op == AGG_MIN ? INT64_MAX : INT64_MIN, 0};
+__device__ __forceinline__ Part identity_of(int32_t op) {
+  return {0, int192_zero(), 0.0, op == AGG_MIN ? INT64_MAX : INT64_MIN, 0};
 }
 
-__device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row, bool active) {
-  Part p = identity(s);
-  if (!active) return p;
-  if (s.mask_bits != nullptr && !(bit_at(s.mask_validity, row)
-                                  && bit_at(s.mask_bits, row) != ((s.options & OPT_MASK_FALSE) != 0))) {
-    return p;
-  }
-  if (s.op == AGG_COUNT_ALL) {
-    p.count = 1;
-    return p;
-  }
-  bool valid = bit_at(s.validity, row);
+__device__ __forceinline__ Part identity(const AggSpec& s) { return identity_of(s.op); }
+
+// What a row adds to its group's accumulator of an aggregate of kind K. Every load comes first, none behind a branch
+// on what another one read (booleans combined with &, not &&), and the part is selected from them: the loads of a
+// row, and of the rows a thread holds at once, are in flight together.
+template <class K>
+__device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row) {
+  const bool mask_false = (s.options & OPT_MASK_FALSE) != 0;
+  const bool in_mask =
+      s.mask_bits == nullptr || (bit_at(s.mask_validity, row) & (bit_at(s.mask_bits, row) != mask_false));
+  const Part none = identity_of(K::op);
+  Part p = none;
+  if constexpr (K::op == AGG_COUNT_ALL) {
+    p.count = in_mask;
+  } else {
+    bool valid = bit_at(s.validity, row);
+    int64_t factor[MAX_FACTORS] = {0, 0};
 #pragma unroll
-  for (int f = 0; f < MAX_FACTORS; f++) {
-    valid = valid && (s.factor_data[f] == nullptr || bit_at(s.factor_validity[f], row));
-  }
-  if (!valid) {
-    if (s.options & OPT_NULL_POISONS) p.flags = FLAG_POISONED;
-    return p;
-  }
-  p.count = 1;
-  p.flags = FLAG_SEEN;
-  if (s.op == AGG_SUM) {
-    if (sums_floating(s)) {
-      p.fsum = read_double(s.input, s.data, row);
-    } else if (s.factor_data[0] != nullptr) {
-      const int64_t third = s.factor_data[1] == nullptr ? 0 : reinterpret_cast<const int64_t*>(s.factor_data[1])[row];
-      p.sum = int192_product(read_int(s.input, s.data, row), reinterpret_cast<const int64_t*>(s.factor_data[0])[row],
-                         s.factor_data[1] == nullptr ? nullptr : &third);
-    } else if (s.input == L_INT128) {
+    for (int f = 0; f < K::factors; f++) {
+      valid &= bit_at(s.factor_validity[f], row);
+      factor[f] = reinterpret_cast<const int64_t*>(s.factor_data[f])[row];
+    }
+    if constexpr (K::op == AGG_SUM && K::floating) {
+      p.fsum = read_double(K::input, s.data, row);
+    } else if constexpr (K::op == AGG_SUM && K::factors > 0) {
+      p.sum = int192_product(read_int(K::input, s.data, row), factor[0], K::factors > 1 ? &factor[1] : nullptr);
+    } else if constexpr (K::op == AGG_SUM && K::input == L_INT128) {
       const uint64_t* v = reinterpret_cast<const uint64_t*>(s.data) + 2 * row;
       p.sum = int192_from128(v[0], static_cast<int64_t>(v[1]));
-    } else {
-      p.sum = int192_from64(read_int(s.input, s.data, row));
+    } else if constexpr (K::op == AGG_SUM) {
+      p.sum = int192_from64(read_int(K::input, s.data, row));
+    } else if constexpr (K::op == AGG_MIN || K::op == AGG_MAX) {
+      p.best = K::floating ? double_key(read_double(K::input, s.data, row)) : read_int(K::input, s.data, row);
     }
-  } else if (s.op == AGG_MIN || s.op == AGG_MAX) {
-    p.best = sums_floating(s) ? double_key(read_double(s.input, s.data, row)) : read_int(s.input, s.data, row);
+    const bool take = in_mask & valid;
+    p.count = take;
+    p.flags = take ? FLAG_SEEN : in_mask && (s.options & OPT_NULL_POISONS) ? FLAG_POISONED : 0;
+#pragma unroll
+    for (int i = 0; i < 3; i++) p.sum.w[i] = take ? p.sum.w[i] : 0;
+    p.fsum = take ? p.fsum : 0.0;
+    p.best = take ? p.best : none.best;
   }
   return p;
 }
@@ -174,31 +214,20 @@ __device__ __forceinline__ Part merge(const AggSpec& s, Part a, const Part& b) {
   return a;
 }
 
-// Adds a part to group g's accumulator (shared or global memory: the same atomics serve both).
-__device__ __forceinline__ void apply(const AggSpec& s, unsigned long long* acc, uint32_t* flags, int64_t g,
-                                      const Part& p) {
-  switch (s.op) {
-    case AGG_COUNT_ALL:
-    case AGG_COUNT:
-      if (p.count != 0) atomicAdd(acc + g, p.count);
-      break;
-    case AGG_SUM:
-      if (p.flags & FLAG_SEEN) {
-        if (sums_floating(s)) {
-          atomicAdd(reinterpret_cast<double*>(acc) + g, p.fsum);
-        } else {
-          atomic_add192(acc + 3 * g, p.sum);
-        }
-      }
-      break;
-    case AGG_MIN:
-      if (p.flags & FLAG_SEEN) atomicMin(reinterpret_cast<long long*>(acc) + g, p.best);
-      break;
-    case AGG_MAX:
-      if (p.flags & FLAG_SEEN) atomicMax(reinterpret_cast<long long*>(acc) + g, p.best);
-      break;
-    default:
-      break;
+// Adds a part to group g's accumulator of an aggregate of kind K (shared or global memory: the same atomics serve
+// both).
+template <class K>
+__device__ __forceinline__ void apply(unsigned long long* acc, uint32_t* flags, int64_t g, const Part& p) {
+  if constexpr (K::op == AGG_COUNT_ALL || K::op == AGG_COUNT) {
+    if (p.count != 0) atomicAdd(acc + g, p.count);
+  } else if constexpr (K::op == AGG_SUM && K::floating) {
+    if (p.flags & FLAG_SEEN) atomicAdd(reinterpret_cast<double*>(acc) + g, p.fsum);
+  } else if constexpr (K::op == AGG_SUM) {
+    if (p.flags & FLAG_SEEN) atomic_add192(acc + 3 * g, p.sum);
+  } else if constexpr (K::op == AGG_MIN) {
+    if (p.flags & FLAG_SEEN) atomicMin(reinterpret_cast<long long*>(acc) + g, p.best);
+  } else {
+    if (p.flags & FLAG_SEEN) atomicMax(reinterpret_cast<long long*>(acc) + g, p.best);
   }
   // read first: once a group's flags are set, its later rows cost no atomic
   if (p.flags != 0 && (flags[g] & p.flags) != p.flags) atomicOr(flags + g, p.flags);
@@ -304,7 +333,10 @@ extern "C" __global__ void sw_agg_accumulate(AggSpecs specs, int64_t n, const in
     const int64_t g = group_of(slot_of_row, group_of_slot, row);
     for (int k = 0; k < specs.count; k++) {
       const AggSpec& s = specs.spec[k];
-      apply(s, s.acc, s.flags, g, part_of(s, row, true));
+      with_kind(s, [&](auto kind) {
+        using K = decltype(kind);
+        apply<K>(s.acc, s.flags, g, part_of<K>(s, row));
+      });
     }
   });
 }
@@ -324,9 +356,11 @@ extern "C" __global__ void sw_agg_accumulate(AggSpecs specs, int64_t n, const in
 // (no replay, no bank conflict), warps meeting on an address only queue at the atomic unit, and a block needs
 // 32 copies whatever its size (Q1: 4 x 300 x 32 = 38 KB). A row then costs, per aggregate, its loads and
 // arithmetic, one shared atomic per accumulator word it changes (a 192-bit sum of non-negative values: one), and
-// a shared load of its flag word (the atomicOr only the first time). ACC_ITEMS rows a thread at a time keep
-// loads in flight; the launch bound holds the registers that takes to 3 blocks an SM.
-extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 3)
+// a shared load of its flag word (the atomicOr only the first time). Each aggregate runs as its compile-time kind
+// (with_kind): generic code deciding per row what to read and add took 217 instructions a row and aggregate on
+// Q1's shape, the kinds take 131. ACC_ITEMS rows a thread at a time keep loads in flight; the launch bound holds
+// the registers that takes to 4 blocks an SM.
+extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
     sw_agg_accumulate_shared(AggSpecs specs, int64_t n, const int32_t* slot_of_row, const int32_t* group_of_slot,
                              int64_t groups, int32_t copies) {
   extern __shared__ unsigned long long shared_acc[];
@@ -349,24 +383,35 @@ extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 3)
   const int64_t tile = static_cast<int64_t>(blockDim.x) * ACC_ITEMS;
   const int copy = lane_id() & (copies - 1);
   for_each_block_tile((n + tile - 1) / tile, [&](int64_t t) {
+    // each step's loads for all ACC_ITEMS rows before any is used: the row's slot, its group, then per aggregate
     int64_t row[ACC_ITEMS];
     int64_t slot[ACC_ITEMS];
 #pragma unroll
     for (int j = 0; j < ACC_ITEMS; j++) {
       row[j] = t * tile + j * blockDim.x + threadIdx.x;
-      slot[j] = row[j] < n ? group_of(slot_of_row, group_of_slot, row[j]) * copies + copy : -1;
+      slot[j] = row[j] < n && group_of_slot != nullptr ? slot_of_row[row[j]] : 0;
     }
+#pragma unroll
+    for (int j = 0; j < ACC_ITEMS; j++) {
+      slot[j] = row[j] >= n ? -1 : (group_of_slot == nullptr ? 0 : group_of_slot[slot[j]]) * copies + copy;
+    }
+    unsigned long long* acc = shared_acc;
     for (int k = 0; k < specs.count; k++) {
       const AggSpec& s = specs.spec[k];
-      unsigned long long* acc = acc_at(k);
       uint32_t* flags = shared_flags + k * slots;
-      Part p[ACC_ITEMS];
+      with_kind(s, [&](auto kind) {
+        using K = decltype(kind);
+        Part p[ACC_ITEMS];
 #pragma unroll
-      for (int j = 0; j < ACC_ITEMS; j++) p[j] = part_of(s, row[j], slot[j] >= 0);
+        for (int j = 0; j < ACC_ITEMS; j++) {
+          if (slot[j] >= 0) p[j] = part_of<K>(s, row[j]);
+        }
 #pragma unroll
-      for (int j = 0; j < ACC_ITEMS; j++) {
-        if (slot[j] >= 0) apply(s, acc, flags, slot[j], p[j]);
-      }
+        for (int j = 0; j < ACC_ITEMS; j++) {
+          if (slot[j] >= 0) apply<K>(acc, flags, slot[j], p[j]);
+        }
+      });
+      acc += slots * acc_words(s);  // the next aggregate's: acc_at(k + 1)
     }
   });
   __syncthreads();
@@ -376,7 +421,7 @@ extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 3)
     const AggSpec& s = specs.spec[k];
     Part p = identity(s);
     for (int c = 0; c < copies; c++) p = merge(s, p, held(s, acc_at(k), shared_flags + k * slots, g * copies + c));
-    if (p.count != 0 || p.flags != 0) apply(s, s.acc, s.flags, g, p);
+    if (p.count != 0 || p.flags != 0) with_kind(s, [&](auto kind) { apply<decltype(kind)>(s.acc, s.flags, g, p); });
   }
 }
 
