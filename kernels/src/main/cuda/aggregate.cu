@@ -75,12 +75,12 @@ static_assert(sizeof(AggSpec) == 136 && offsetof(AggSpecs, count) == MAX_AGGREGA
 
 __device__ __forceinline__ bool bit_at(const uint32_t* bits, int64_t i) { return (bits[i >> 5] >> (i & 31)) & 1u; }
 
-__device__ __forceinline__ bool sums_floating(const AggSpec& s) {
+__host__ __device__ __forceinline__ bool sums_floating(const AggSpec& s) {
   return s.input == L_FLOAT || s.input == L_DOUBLE;
 }
 
-// 64-bit accumulator words per group: exact sums take three.
-__device__ __forceinline__ int acc_words(const AggSpec& s) {
+// 64-bit accumulator words per group: exact sums take three (on the host too: bench/aggregate_accumulate.cu).
+__host__ __device__ __forceinline__ int acc_words(const AggSpec& s) {
   return s.op == AGG_SUM && !sums_floating(s) ? 3 : 1;
 }
 
