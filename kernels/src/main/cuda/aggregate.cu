@@ -115,7 +115,10 @@ __device__ __forceinline__ double read_double(int32_t layout, const uint8_t* dat
 // instantiation of an AggSpec's kind, so that the code run for a row decides nothing about what it computes.
 template <int32_t OP, int32_t INPUT, int FACTORS>
 struct Kind {
-  enum : int32_t { op = OP, input = INPUT, factors = FACTORS, floating = INPUT == L_FLOAT || INPUT == L_DOUBLE };
+  __device__ static constexpr int32_t op() { return OP; }
+  __device__ static constexpr int32_t input() { return INPUT; }
+  __device__ static constexpr int factors() { return FACTORS; }
+  __device__ static constexpr bool floating() { return INPUT == L_FLOAT || INPUT == L_DOUBLE; }
 };
 
 // Calls f(Kind<...>{}) for the kind of s. A sum of products reads decimals, whose layout is INT64 (Aggregate#check).
@@ -169,29 +172,29 @@ __device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row) {
   const bool mask_false = (s.options & OPT_MASK_FALSE) != 0;
   const bool in_mask =
       s.mask_bits == nullptr || (bit_at(s.mask_validity, row) & (bit_at(s.mask_bits, row) != mask_false));
-  const Part none = identity_of(K::op);
+  const Part none = identity_of(K::op());
   Part p = none;
-  if constexpr (K::op == AGG_COUNT_ALL) {
+  if constexpr (K::op() == AGG_COUNT_ALL) {
     p.count = in_mask;
   } else {
     bool valid = bit_at(s.validity, row);
     int64_t factor[MAX_FACTORS] = {0, 0};
 #pragma unroll
-    for (int f = 0; f < K::factors; f++) {
+    for (int f = 0; f < K::factors(); f++) {
       valid &= bit_at(s.factor_validity[f], row);
       factor[f] = reinterpret_cast<const int64_t*>(s.factor_data[f])[row];
     }
-    if constexpr (K::op == AGG_SUM && K::floating) {
-      p.fsum = read_double(K::input, s.data, row);
-    } else if constexpr (K::op == AGG_SUM && K::factors > 0) {
-      p.sum = int192_product(read_int(K::input, s.data, row), factor[0], K::factors > 1 ? &factor[1] : nullptr);
-    } else if constexpr (K::op == AGG_SUM && K::input == L_INT128) {
+    if constexpr (K::op() == AGG_SUM && K::floating()) {
+      p.fsum = read_double(K::input(), s.data, row);
+    } else if constexpr (K::op() == AGG_SUM && K::factors() > 0) {
+      p.sum = int192_product(read_int(K::input(), s.data, row), factor[0], K::factors() > 1 ? &factor[1] : nullptr);
+    } else if constexpr (K::op() == AGG_SUM && K::input() == L_INT128) {
       const uint64_t* v = reinterpret_cast<const uint64_t*>(s.data) + 2 * row;
       p.sum = int192_from128(v[0], static_cast<int64_t>(v[1]));
-    } else if constexpr (K::op == AGG_SUM) {
-      p.sum = int192_from64(read_int(K::input, s.data, row));
-    } else if constexpr (K::op == AGG_MIN || K::op == AGG_MAX) {
-      p.best = K::floating ? double_key(read_double(K::input, s.data, row)) : read_int(K::input, s.data, row);
+    } else if constexpr (K::op() == AGG_SUM) {
+      p.sum = int192_from64(read_int(K::input(), s.data, row));
+    } else if constexpr (K::op() == AGG_MIN || K::op() == AGG_MAX) {
+      p.best = K::floating() ? double_key(read_double(K::input(), s.data, row)) : read_int(K::input(), s.data, row);
     }
     const bool take = in_mask & valid;
     p.count = take;
@@ -218,13 +221,13 @@ __device__ __forceinline__ Part merge(const AggSpec& s, Part a, const Part& b) {
 // both).
 template <class K>
 __device__ __forceinline__ void apply(unsigned long long* acc, uint32_t* flags, int64_t g, const Part& p) {
-  if constexpr (K::op == AGG_COUNT_ALL || K::op == AGG_COUNT) {
+  if constexpr (K::op() == AGG_COUNT_ALL || K::op() == AGG_COUNT) {
     if (p.count != 0) atomicAdd(acc + g, p.count);
-  } else if constexpr (K::op == AGG_SUM && K::floating) {
+  } else if constexpr (K::op() == AGG_SUM && K::floating()) {
     if (p.flags & FLAG_SEEN) atomicAdd(reinterpret_cast<double*>(acc) + g, p.fsum);
-  } else if constexpr (K::op == AGG_SUM) {
+  } else if constexpr (K::op() == AGG_SUM) {
     if (p.flags & FLAG_SEEN) atomic_add192(acc + 3 * g, p.sum);
-  } else if constexpr (K::op == AGG_MIN) {
+  } else if constexpr (K::op() == AGG_MIN) {
     if (p.flags & FLAG_SEEN) atomicMin(reinterpret_cast<long long*>(acc) + g, p.best);
   } else {
     if (p.flags & FLAG_SEEN) atomicMax(reinterpret_cast<long long*>(acc) + g, p.best);

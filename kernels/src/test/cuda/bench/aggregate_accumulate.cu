@@ -235,9 +235,9 @@ int main(int argc, char** argv) {
         rows[g]++;
         continue;
       }
-      if (!valid_at(columns[in], r) || (f0 >= 0 && !valid_at(columns[f0], r)) || (f1 >= 0 && !valid_at(columns[f1], r))) {
-        continue;
-      }
+      const bool valid =
+          valid_at(columns[in], r) && (f0 < 0 || valid_at(columns[f0], r)) && (f1 < 0 || valid_at(columns[f1], r));
+      if (!valid) continue;
       seen[g] = true;
       rows[g]++;
       const int64_t x = columns[in].host[r];
