@@ -48,6 +48,7 @@ public final class DeviceMapOutput implements AutoCloseable {
       starts.add(padded);
       bounds.add(dataStarts(p.batch(), padded, backend, taskStream, host));
     }
+    taskStream.synchronize();  // the grouping's gathers are done before the shared stream copies their output
     List<Grouped> copies = new ArrayList<>();
     try (DeviceMemory.TaskScope noTask = backend.deviceMemory().enterTask(DeviceMemory.NO_TASK)) {
       for (int i = 0; i < grouped.size(); i++) {
