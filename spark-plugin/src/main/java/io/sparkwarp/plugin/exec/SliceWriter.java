@@ -133,9 +133,10 @@ final class SliceWriter implements Serializable {
       @Override
       public boolean hasNext() {
         while (pending.isEmpty() && (!grouped.isEmpty() || batches.hasNext())) {
-          long start = System.nanoTime();
-          boolean fresh = grouped.isEmpty();
-          try (PartitionedBatch batch = fresh ? partition(batches.next(), next[0], gpu) : grouped.poll()) {
+          org.apache.spark.sql.vectorized.ColumnarBatch input = grouped.isEmpty() ? batches.next() : null;
+          long start = System.nanoTime();  // after the input's own work
+          boolean fresh = input != null;
+          try (PartitionedBatch batch = fresh ? partition(input, next[0], gpu) : grouped.poll()) {
             if (fresh) next[0] += batch.batch().rowCount();
             cut(batch, gpu, pending);
           } finally {
