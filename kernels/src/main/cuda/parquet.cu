@@ -1,10 +1,11 @@
-// Parquet on the device: batched decompression of pages (Snappy or a plain copy) and decoding of one column's pages
+// Parquet on the device: batched decompression of pages (Snappy, LZ4_RAW, Hadoop-framed LZ4 or a plain copy) and decoding of one column's pages
 // into the Arrow layout. Host side: io.sparkwarp.kernels.cuda.CudaParquetPrimitives; reference:
 // io.sparkwarp.kernels.host.HostParquetPrimitives. Table layouts: io.sparkwarp.kernels.parquet.CompressedBlocks and
 // PageTable (int64 words). Every kernel gives one warp to one block, page or row and bounds-checks what it reads; a
 // page whose status is not 0 is skipped by the later kernels, and the host raises the error.
 #include "sparkwarp/delta_binary_packed.cuh"
 #include "sparkwarp/delta_byte_array.cuh"
+#include "sparkwarp/lz4.cuh"
 #include "sparkwarp/parquet_status.cuh"
 #include "sparkwarp/rle_hybrid.cuh"
 #include "sparkwarp/snappy.cuh"
@@ -17,8 +18,11 @@ using namespace sparkwarp;
 
 // CompressedBlocks: 5 words per block.
 struct BlockDesc {
-  int64_t source, source_bytes, target, target_bytes, codec;  // codec: 0 copy, 1 snappy
+  int64_t source, source_bytes, target, target_bytes, codec;  // BlockCodec
 };
+
+// CompressedBlocks.Codec ordinals.
+enum BlockCodec : int64_t { COPY = 0, SNAPPY = 1, LZ4_RAW = 2, LZ4_HADOOP = 3 };
 
 // PageTable: 8 words per page.
 struct PageDesc {
@@ -138,25 +142,55 @@ __device__ int32_t rebuild_fixed(const uint8_t* pages, int64_t count, int width,
 
 }  // namespace
 
-// One warp per block: Snappy, or a copy of uncompressed bytes. Dynamic shared memory: ring_bytes per warp of the
-// block (the ring of recent output snappy_decompress_warp reads back-references from).
-extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
-                                            int32_t count, int32_t ring_bytes, int32_t* status) {
+// One warp per block of the table's blocks that `decode(d, src, dst, ring)` takes (returning its status), the others'
+// statuses left to another launch. Dynamic shared memory: ring_bytes per warp of the block (the ring of recent output
+// lz_round_warp reads back-references from). One kernel per codec family: each decoder alone keeps its registers
+// (all in one kernel took twice Snappy's, and half its occupancy).
+template <typename Decode>
+__device__ __forceinline__ void decompress_blocks(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
+                                                  int32_t count, int32_t ring_bytes, int32_t* status, Decode decode) {
   extern __shared__ uint8_t sw_pq_rings[];
   uint8_t* ring = sw_pq_rings + static_cast<int64_t>(threadIdx.x / 32) * ring_bytes;
   for_each_warp_tile(count, [&](int64_t b) {
     const BlockDesc d = blocks[b];
     int32_t err = PQ_OK;
-    if (d.codec == 1) {
-      err = snappy_decompress_warp(input + d.source, d.source_bytes, output + d.target, d.target_bytes, ring,
-                                   ring_bytes);
-    } else if (d.source_bytes != d.target_bytes) {
-      err = PQ_SIZE_MISMATCH;
-    } else {
-      for (int64_t i = lane_id(); i < d.target_bytes; i += 32) output[d.target + i] = input[d.source + i];
-    }
+    if (!decode(d, input + d.source, output + d.target, ring, &err)) return;
     if (lane_id() == 0) status[b] = err;
   });
+}
+
+// Snappy blocks and uncompressed ones (copied).
+extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
+                                            int32_t count, int32_t ring_bytes, int32_t* status) {
+  decompress_blocks(input, output, blocks, count, ring_bytes, status,
+                    [&](const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
+                      if (d.codec == SNAPPY) {
+                        *err = snappy_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes);
+                      } else if (d.codec != COPY) {
+                        return false;
+                      } else if (d.source_bytes != d.target_bytes) {
+                        *err = PQ_SIZE_MISMATCH;
+                      } else {
+                        for (int64_t i = lane_id(); i < d.target_bytes; i += 32) dst[i] = src[i];
+                      }
+                      return true;
+                    });
+}
+
+// LZ4_RAW blocks and Hadoop-framed LZ4 ones.
+extern "C" __global__ void sw_pq_decompress_lz4(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
+                                                int32_t count, int32_t ring_bytes, int32_t* status) {
+  decompress_blocks(input, output, blocks, count, ring_bytes, status,
+                    [&](const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
+                      if (d.codec == LZ4_RAW) {
+                        *err = lz4_raw_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes);
+                      } else if (d.codec == LZ4_HADOOP) {
+                        *err = lz4_hadoop_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes);
+                      } else {
+                        return false;
+                      }
+                      return true;
+                    });
 }
 
 // One warp per page: definition levels into defined[row] (0/1), the page's values located (value_start), dictionary

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int BLOCKS = 2;
 constexpr int THREADS = 64;
-constexpr int RING_BYTES = 4096;  // CudaParquetPrimitives.SNAPPY_RING_BYTES
+constexpr int RING_BYTES = 4096;  // CudaParquetPrimitives.RING_BYTES
 
 }  // namespace
 
@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
   launch(1, THREADS, [&] {
     sw_pq_decompress(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES,
                      block_status.as<int32_t>());
+  });
+  launch(1, THREADS, [&] {
+    sw_pq_decompress_lz4(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES,
+                         block_status.as<int32_t>());
   });
   int32_t error = first_error(block_status, block_count);
   if (error == 0) {

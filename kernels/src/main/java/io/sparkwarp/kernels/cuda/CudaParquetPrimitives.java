@@ -12,6 +12,7 @@ import io.sparkwarp.kernels.parquet.PageTable;
 import io.sparkwarp.kernels.parquet.ParquetDataException;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.parquet.PhysicalType;
+import java.util.Set;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
@@ -21,14 +22,15 @@ import org.apache.arrow.memory.util.MemoryUtil;
  */
 final class CudaParquetPrimitives implements ParquetPrimitives {
   /**
-   * Shared memory per decompressing warp for its ring of recent output (snappy.cuh): back-references up to about this
-   * far read it instead of global memory; 8 warps of a block take 32 KiB, so 7 blocks fit an SM.
+   * Shared memory per decompressing warp for its ring of recent output (lz_round.cuh): back-references up to about
+   * this far read it instead of global memory; 8 warps of a block take 32 KiB, so 7 blocks fit an SM.
    */
-  static final int SNAPPY_RING_BYTES = 4096;
+  static final int RING_BYTES = 4096;
 
   private final CudaBackend backend;
   private final CudaScan scan;
   private final CudaKernel decompress;
+  private final CudaKernel decompressLz4;
   private final CudaKernel prepare;
   private final CudaKernel decodeFixed;
   private final CudaKernel packBits;
@@ -40,6 +42,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     this.backend = backend;
     this.scan = new CudaScan(backend, module);
     decompress = module.kernel("sw_pq_decompress");
+    decompressLz4 = module.kernel("sw_pq_decompress_lz4");
     prepare = module.kernel("sw_pq_prepare");
     decodeFixed = module.kernel("sw_pq_decode_fixed");
     packBits = module.kernel("sw_pq_pack_bits");
@@ -58,9 +61,16 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
         DeviceBuffer table = backend.allocate(8L * words.length, stream);
         DeviceBuffer status = backend.allocate(4L * count, stream)) {
       upload(words, staging, table, stream);
-      decompress.launchGridStride(32L * count, SNAPPY_RING_BYTES * (CudaKernel.BLOCK / 32), CudaStream.of(stream),
-          new KernelArgs().pointer(input).pointer(output).pointer(table).i32(count).i32(SNAPPY_RING_BYTES)
-              .pointer(status));
+      // a kernel per codec family, each decoding its own blocks; the LZ4 one only when there are LZ4 blocks
+      KernelArgs args = new KernelArgs().pointer(input).pointer(output).pointer(table).i32(count).i32(RING_BYTES)
+          .pointer(status);
+      Set<CompressedBlocks.Codec> codecs = blocks.codecs();
+      boolean lz4 = codecs.contains(CompressedBlocks.Codec.LZ4) || codecs.contains(CompressedBlocks.Codec.LZ4_RAW);
+      boolean others = codecs.contains(CompressedBlocks.Codec.SNAPPY)
+          || codecs.contains(CompressedBlocks.Codec.UNCOMPRESSED);
+      int shared = RING_BYTES * (CudaKernel.BLOCK / 32);
+      if (others) decompress.launchGridStride(32L * count, shared, CudaStream.of(stream), args);
+      if (lz4) decompressLz4.launchGridStride(32L * count, shared, CudaStream.of(stream), args);
       long statusCopy = staging.address() + 8L * words.length;
       backend.copyDeviceToHost(status, 0, statusCopy, 4L * count, stream);
       stream.synchronize();

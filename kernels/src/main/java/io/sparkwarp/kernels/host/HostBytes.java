@@ -14,6 +14,11 @@ final class HostBytes {
     this.length = length;
   }
 
+  /** The host address of byte {@code at}. */
+  long address(long at) {
+    return base + at;
+  }
+
   long position() {
     return position;
   }

@@ -32,15 +32,18 @@ final class HostParquetPrimitives implements ParquetPrimitives {
     for (int b = 0; b < blocks.count(); b++) {
       long src = input.address() + blocks.source(b);
       long dst = output.address() + blocks.target(b);
-      DecodeError err;
-      if (blocks.codec(b) == CompressedBlocks.Codec.SNAPPY) {
-        err = HostSnappy.decompress(src, blocks.sourceBytes(b), dst, blocks.targetBytes(b));
-      } else if (blocks.sourceBytes(b) != blocks.targetBytes(b)) {
-        err = DecodeError.SIZE_MISMATCH;
-      } else {
-        MemoryUtil.copyMemory(src, dst, blocks.targetBytes(b));
-        err = DecodeError.NONE;
-      }
+      long srcLen = blocks.sourceBytes(b);
+      long dstLen = blocks.targetBytes(b);
+      DecodeError err = switch (blocks.codec(b)) {
+        case SNAPPY -> HostSnappy.decompress(src, srcLen, dst, dstLen);
+        case LZ4_RAW -> HostLz4.decompressRaw(src, srcLen, dst, dstLen);
+        case LZ4 -> HostLz4.decompressHadoop(src, srcLen, dst, dstLen);
+        case UNCOMPRESSED -> {
+          if (srcLen != dstLen) yield DecodeError.SIZE_MISMATCH;
+          MemoryUtil.copyMemory(src, dst, dstLen);
+          yield DecodeError.NONE;
+        }
+      };
       if (err != DecodeError.NONE) throw new ParquetDataException("compressed block", b, err);
     }
   }

@@ -1,6 +1,8 @@
 package io.sparkwarp.kernels.parquet;
 
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * What one decompression call does: for each block, a range of the input, a range of the output and a codec. Held
@@ -10,8 +12,11 @@ public final class CompressedBlocks {
   /** int64 words per block. */
   public static final int WORDS = 5;
 
-  /** How a block's bytes are stored (ordinals shared with parquet.cu). */
-  public enum Codec { UNCOMPRESSED, SNAPPY }
+  /**
+   * How a block's bytes are stored (ordinals shared with parquet.cu): Parquet's codecs of those names, LZ4 being
+   * Hadoop's framing of LZ4 blocks that parquet-mr writes, LZ4_RAW one LZ4 block.
+   */
+  public enum Codec { UNCOMPRESSED, SNAPPY, LZ4_RAW, LZ4 }
 
   private long[] words = new long[WORDS * 16];
   private int count;
@@ -54,6 +59,13 @@ public final class CompressedBlocks {
 
   public Codec codec(int block) {
     return Codec.values()[(int) words[block * WORDS + 4]];
+  }
+
+  /** The codecs of the blocks. */
+  public Set<Codec> codecs() {
+    Set<Codec> codecs = EnumSet.noneOf(Codec.class);
+    for (int b = 0; b < count; b++) codecs.add(codec(b));
+    return codecs;
   }
 
   /** The table's words, {@link #WORDS} per block. */

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
 
 /**
- * {@code parquet.cu} against the host reference on fresh random input: Snappy blocks of every shape, columns of every
- * type in every page shape, columns in each of DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and
- * the same inputs with flipped bytes (both backends must raise, or both decode to the same column).
+ * {@code parquet.cu} against the host reference on fresh random input: Snappy, LZ4_RAW and Hadoop-framed LZ4 blocks
+ * of every shape, columns of every type in every page shape and codec, columns in each of DELTA_LENGTH_BYTE_ARRAY,
+ * DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the same inputs with flipped bytes (both backends must raise, or both
+ * decode to the same bytes or column).
  */
 @Tag("gpu")
 class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
@@ -30,7 +31,7 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
       long out = 0;
       CompressedBlocks blocks = new CompressedBlocks();
       for (int b = 0; b < 500; b++) {
-        byte[] raw = SnappyInputs.random(rnd);
+        byte[] raw = LzInputs.random(rnd);
         byte[] packed = Snappy.compress(raw);
         blocks.add(in.size(), packed.length, out, raw.length, CompressedBlocks.Codec.SNAPPY);
         in.writeBytes(packed);
@@ -38,6 +39,52 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
       }
       EncodedBlocks c = new EncodedBlocks(in.toByteArray(), out, blocks);
       assertArrayEquals(on(host, c), on(cuda, c), "round " + round);
+    }
+  }
+
+  @Test
+  void lz4BlocksMatch() {
+    for (int round = 0; round < 4; round++) {
+      EncodedBlocks c = blocks(500, round == 0 ? CompressedBlocks.Codec.values()
+          : new CompressedBlocks.Codec[] {CompressedBlocks.Codec.LZ4_RAW, CompressedBlocks.Codec.LZ4});
+      assertArrayEquals(on(host, c), on(cuda, c), "round " + round);
+    }
+  }
+
+  @Test
+  void corruptBlocksAreFoundByBoth() {
+    for (int round = 0; round < 300; round++) {
+      EncodedBlocks c = blocks(1 + rnd.nextInt(8), CompressedBlocks.Codec.values());
+      Corruption.flip(c.input(), rnd);
+      byte[] fromHost = decompressedOrNull(host, c);
+      byte[] fromCuda = decompressedOrNull(cuda, c);
+      assertEquals(fromHost == null, fromCuda == null, "round " + round + ": host " + (fromHost == null ? "raised"
+          : "decoded") + ", cuda the opposite");
+      if (fromHost != null) assertArrayEquals(fromHost, fromCuda, "round " + round);
+    }
+  }
+
+  /** {@code count} blocks of LzInputs, each in one of {@code codecs} at random. */
+  private EncodedBlocks blocks(int count, CompressedBlocks.Codec[] codecs) {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    long out = 0;
+    CompressedBlocks blocks = new CompressedBlocks();
+    for (int b = 0; b < count; b++) {
+      byte[] raw = LzInputs.random(rnd);
+      CompressedBlocks.Codec codec = codecs[rnd.nextInt(codecs.length)];
+      byte[] packed = TestCodecs.compress(codec, raw, rnd);
+      blocks.add(in.size(), packed.length, out, raw.length, codec);
+      in.writeBytes(packed);
+      out += raw.length;
+    }
+    return new EncodedBlocks(in.toByteArray(), out, blocks);
+  }
+
+  private static byte[] decompressedOrNull(Backend backend, EncodedBlocks c) {
+    try {
+      return on(backend, c);
+    } catch (ParquetDataException e) {
+      return null;
     }
   }
 

@@ -23,12 +23,11 @@ import org.apache.parquet.column.values.deltalengthbytearray.DeltaLengthByteArra
 import org.apache.parquet.column.values.deltastrings.DeltaByteArrayWriter;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.io.api.Binary;
-import org.xerial.snappy.Snappy;
 
 /**
- * A column written as Parquet pages the way parquet-mr lays them out (its own encoders, snappy-java for
+ * A column written as Parquet pages the way parquet-mr lays them out (its own encoders, TestCodecs for
  * compression), in random shapes: several row groups each with or without a dictionary (and a fallback part way to
- * an encoding of the type's, as parquet-mr falls back), page v1 or v2, snappy or uncompressed, pages of random sizes
+ * an encoding of the type's, as parquet-mr falls back), page v1 or v2, any codec, pages of random sizes
  * (some empty). What the scan hands the primitives: the compressed input, the blocks that decompress it, and the
  * table of the decompressed pages.
  */
@@ -136,7 +135,7 @@ public final class EncodedColumn {
 
   private void rowGroup(FieldVector values, int start, int rows, Random rnd) {
     boolean v2 = rnd.nextBoolean();
-    boolean snappy = rnd.nextBoolean();
+    CompressedBlocks.Codec codec = CompressedBlocks.Codec.values()[rnd.nextInt(CompressedBlocks.Codec.values().length)];
     int dictionary = -1;
     int dictionaryRows = 0;
     Map<Object, Integer> ids = new HashMap<>();
@@ -160,7 +159,7 @@ public final class EncodedColumn {
       }
       byte[] bytes = dict.toByteArray();
       long at = out.size();
-      block(bytes, snappy);
+      block(bytes, codec, rnd);
       dictionary = table.addDictionary(at, bytes.length, ids.size());
     }
     int r = start;
@@ -168,13 +167,13 @@ public final class EncodedColumn {
       boolean encoded = r < start + dictionaryRows;
       int limit = encoded ? start + dictionaryRows : start + rows;
       int n = rnd.nextInt(8) == 0 ? 0 : Math.min(limit - r, 1 + rnd.nextInt(3000));
-      dataPage(values, r, n, encoded ? dictionary : -1, ids, v2, snappy, rnd);
+      dataPage(values, r, n, encoded ? dictionary : -1, ids, v2, codec, rnd);
       r += n;
     } while (r < start + rows);
   }
 
   private void dataPage(FieldVector values, int start, int n, int dictionary, Map<Object, Integer> ids, boolean v2,
-      boolean snappy, Random rnd) {
+      CompressedBlocks.Codec codec, Random rnd) {
     byte[] levels = new byte[0];
     if (table.maxDefinition() == 1) {
       RunLengthBitPackingHybridEncoder enc = encoder(1);
@@ -217,8 +216,8 @@ public final class EncodedColumn {
     byte[] valueBytes = v.toByteArray();
     long at = out.size();
     if (v2) {
-      block(levels, false);
-      block(valueBytes, snappy);
+      block(levels, CompressedBlocks.Codec.UNCOMPRESSED, rnd);
+      block(valueBytes, codec, rnd);
       table.addData(at, levels.length + valueBytes.length, levels.length, n, kind, dictionary);
     } else {
       ByteArrayOutputStream page = new ByteArrayOutputStream();
@@ -228,7 +227,7 @@ public final class EncodedColumn {
       }
       page.writeBytes(valueBytes);
       byte[] bytes = page.toByteArray();
-      block(bytes, snappy);
+      block(bytes, codec, rnd);
       table.addData(at, bytes.length, -1, n, kind, dictionary);
     }
   }
@@ -276,16 +275,11 @@ public final class EncodedColumn {
   }
 
   /** Appends one block: its bytes to the pages, and compressed (or not) to the input. */
-  private void block(byte[] bytes, boolean snappy) {
-    try {
-      byte[] stored = snappy ? Snappy.compress(bytes) : bytes;
-      blocks.add(in.size(), stored.length, out.size(), bytes.length,
-          snappy ? CompressedBlocks.Codec.SNAPPY : CompressedBlocks.Codec.UNCOMPRESSED);
-      in.writeBytes(stored);
-      out.writeBytes(bytes);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  private void block(byte[] bytes, CompressedBlocks.Codec codec, Random rnd) {
+    byte[] stored = TestCodecs.compress(codec, bytes, rnd);
+    blocks.add(in.size(), stored.length, out.size(), bytes.length, codec);
+    in.writeBytes(stored);
+    out.writeBytes(bytes);
   }
 
   /** The PLAIN encoding of row r's value. */

@@ -46,7 +46,7 @@ class HostParquetPrimitivesTest extends BackendTestBase {
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     CompressedBlocks blocks = new CompressedBlocks();
     for (int b = 0; b < 60; b++) {
-      byte[] raw = SnappyInputs.random(rnd);
+      byte[] raw = LzInputs.random(rnd);
       byte[] packed = Snappy.compress(raw);
       blocks.add(in.size(), packed.length, expected.size(), raw.length, CompressedBlocks.Codec.SNAPPY);
       in.writeBytes(packed);
@@ -54,6 +54,62 @@ class HostParquetPrimitivesTest extends BackendTestBase {
     }
     EncodedBlocks c = new EncodedBlocks(in.toByteArray(), expected.size(), blocks);
     assertArrayEquals(expected.toByteArray(), c.decompress(backend, stream));
+  }
+
+  @Test
+  void lz4BlocksMatchTheirInput() {
+    for (CompressedBlocks.Codec codec : new CompressedBlocks.Codec[] {CompressedBlocks.Codec.LZ4_RAW,
+        CompressedBlocks.Codec.LZ4}) {
+      ByteArrayOutputStream in = new ByteArrayOutputStream();
+      ByteArrayOutputStream expected = new ByteArrayOutputStream();
+      CompressedBlocks blocks = new CompressedBlocks();
+      for (int b = 0; b < 40; b++) {
+        byte[] raw = LzInputs.random(rnd);
+        byte[] packed = TestCodecs.compress(codec, raw, rnd);
+        blocks.add(in.size(), packed.length, expected.size(), raw.length, codec);
+        in.writeBytes(packed);
+        expected.writeBytes(raw);
+      }
+      EncodedBlocks c = new EncodedBlocks(in.toByteArray(), expected.size(), blocks);
+      assertArrayEquals(expected.toByteArray(), c.decompress(backend, stream), codec.name());
+    }
+  }
+
+  @Test
+  void lz4BlocksThatBreakTheFormatAreNamed() {
+    // a copy of 4 bytes from 1 byte back with nothing written yet, then the last sequence ("a")
+    assertEquals(DecodeError.BAD_OFFSET, lz4Error(new byte[] {0x00, 1, 0, 0x10, 'a'}, 5));
+    // a zero offset
+    assertEquals(DecodeError.BAD_OFFSET, lz4Error(new byte[] {0x10, 'a', 0, 0, 0x10, 'b'}, 6));
+    // "a" then 4 copies of it, and no last sequence of literals after the match
+    assertEquals(DecodeError.TRUNCATED, lz4Error(new byte[] {0x10, 'a', 1, 0}, 5));
+    // 15 literals and more in a length byte the block lacks
+    assertEquals(DecodeError.TRUNCATED, lz4Error(new byte[] {(byte) 0xf0}, 15));
+    // output past the page
+    assertEquals(DecodeError.OVERRUN, lz4Error(new byte[] {0x10, 'a', 1, 0, 0x10, 'b'}, 3));
+    // Hadoop's framing: a block of 9 bytes in a page of 1; an LZ4 block longer than what is stored
+    byte[] framed = {0, 0, 0, 9, 0, 0, 0, 2, 0x10, 'a'};
+    assertEquals(DecodeError.OVERRUN, decompressError(framed, 1, CompressedBlocks.Codec.LZ4));
+    framed[3] = 1;
+    framed[7] = 3;
+    assertEquals(DecodeError.TRUNCATED, decompressError(framed, 1, CompressedBlocks.Codec.LZ4));
+    framed[7] = 2;
+    assertEquals(DecodeError.NONE, decompressError(framed, 1, CompressedBlocks.Codec.LZ4));
+  }
+
+  private DecodeError lz4Error(byte[] input, long outputBytes) {
+    return decompressError(input, outputBytes, CompressedBlocks.Codec.LZ4_RAW);
+  }
+
+  /** The error decompressing one block of {@code input} into {@code outputBytes} raises, or NONE. */
+  private DecodeError decompressError(byte[] input, long outputBytes, CompressedBlocks.Codec codec) {
+    CompressedBlocks blocks = new CompressedBlocks().add(0, input.length, 0, outputBytes, codec);
+    try {
+      new EncodedBlocks(input, outputBytes, blocks).decompress(backend, stream);
+      return DecodeError.NONE;
+    } catch (ParquetDataException e) {
+      return e.error();
+    }
   }
 
   @Test

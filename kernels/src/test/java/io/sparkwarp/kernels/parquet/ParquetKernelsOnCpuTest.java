@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Parquet kernels' own code, run on the CPU so that CI checks it: {@code parquet_on_cpu.cpp} compiles
- * {@code parquet.cu} against the warp emulation and runs it over columns of every type in random page shapes, and
- * over the same with flipped bytes (and in each encoding that is not for every type), comparing every buffer with the host backend's (or that both found the input
- * corrupt). Checks logic, bounds (AddressSanitizer) and warp convergence; not speed nor the GPU memory model.
+ * {@code parquet.cu} against the warp emulation and runs it over blocks of every codec, columns of every type in
+ * random page shapes, and the same with flipped bytes (and in each encoding that is not for every type), comparing
+ * every buffer with the host backend's (or that both found the input corrupt). Checks logic, bounds (AddressSanitizer) and warp convergence; not speed nor the GPU memory model.
  */
 class ParquetKernelsOnCpuTest {
   @TempDir
@@ -39,10 +39,10 @@ class ParquetKernelsOnCpuTest {
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
       int index = 0;
-      for (int kind = 0; kind < SnappyInputs.KINDS; kind++) {  // Snappy alone, intact and damaged
+      for (int kind = 0; kind < LzInputs.KINDS; kind++) {  // blocks alone, intact and damaged
         for (boolean corrupt : new boolean[] {false, true}) {
           Path dir = work.resolve("case" + index++);
-          writeBlocks(host, stream, snappyBlocks(kind, corrupt), dir);
+          writeBlocks(host, stream, compressedBlocks(kind, corrupt), dir);
           harness.run(dir, seed);
         }
       }
@@ -85,15 +85,16 @@ class ParquetKernelsOnCpuTest {
     }
   }
 
-  /** A few Snappy blocks of SnappyInputs of one kind, compressed by snappy-java. */
-  private EncodedBlocks snappyBlocks(int kind, boolean corrupt) throws IOException {
+  /** A few blocks of LzInputs of one kind, each in a codec of its own (TestCodecs). */
+  private EncodedBlocks compressedBlocks(int kind, boolean corrupt) {
     java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream();
     CompressedBlocks blocks = new CompressedBlocks();
     long out = 0;
     for (int b = 0; b < 6; b++) {
-      byte[] raw = SnappyInputs.of(kind, rnd.nextInt(20_000), rnd);
-      byte[] packed = org.xerial.snappy.Snappy.compress(raw);
-      blocks.add(in.size(), packed.length, out, raw.length, CompressedBlocks.Codec.SNAPPY);
+      byte[] raw = LzInputs.of(kind, rnd.nextInt(20_000), rnd);
+      CompressedBlocks.Codec codec = CompressedBlocks.Codec.values()[rnd.nextInt(CompressedBlocks.Codec.values().length)];
+      byte[] packed = TestCodecs.compress(codec, raw, rnd);
+      blocks.add(in.size(), packed.length, out, raw.length, codec);
       in.writeBytes(packed);
       out += raw.length;
     }

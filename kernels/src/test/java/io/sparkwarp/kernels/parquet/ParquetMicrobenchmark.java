@@ -10,17 +10,15 @@ import io.sparkwarp.kernels.host.HostBackend;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.BenchmarkClock;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.Locale;
 import java.util.Random;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.xerial.snappy.Snappy;
 
 /**
- * Device-resident Parquet microbenchmark: Snappy decompression of {@code scale} x 512 MiB of output (text-like words
- * mixed with runs and noise, as pages of 64 KiB and of 1 MiB, parquet-mr's default page size; the PLAIN pages of a
- * sorted int64 column, as l_orderkey's) in GB/s of output, and of a single 1 MiB page of each (one warp's latency);
+ * Device-resident Parquet microbenchmark: Snappy and LZ4_RAW decompression of {@code scale} x 512 MiB of output
+ * (text-like words mixed with runs and noise, as pages of 64 KiB and of 1 MiB, parquet-mr's default page size; the
+ * PLAIN pages of a sorted int64 column, as l_orderkey's) in GB/s of output, and of a single 1 MiB page of each (one warp's latency);
  * then page decoding of 20 M rows (scaled) of a dictionary-encoded long column and of a PLAIN string column, in
  * rows/s and GB/s of output. Times: CUDA events around the whole primitive call (table upload, launches, the status
  * read-back), median of 5 after a warm-up. Each result is checked against the host reference first.
@@ -29,14 +27,14 @@ import org.xerial.snappy.Snappy;
  */
 public final class ParquetMicrobenchmark {
   private static final int REPEAT = 5;
-  /** SnappyInputs kinds: text-like words, runs and noise; words alone; the PLAIN page of a sorted int64 column. */
+  /** LzInputs kinds: text-like words, runs and noise; words alone; the PLAIN page of a sorted int64 column. */
   private static final int MIXED = 3;
   private static final int WORDS = 2;
   private static final int SORTED_KEYS = 4;
 
   private ParquetMicrobenchmark() {}
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) {
     double scale = args.length > 0 && !args[0].startsWith("--") ? Double.parseDouble(args[0]) : 1.0;
     boolean onHost = args.length > 0 && args[args.length - 1].equals("--host");
     try (Backend backend = onHost ? new HostBackend(BackendOptions.defaults()) : CudaBackend.open(BackendOptions.defaults());
@@ -50,22 +48,25 @@ public final class ParquetMicrobenchmark {
       // {kind, output bytes, page bytes}: many pages (the grid full), then one page (one warp's latency)
       long[][] cases = {{MIXED, total, 64 << 10}, {MIXED, total, 1 << 20}, {MIXED, 1 << 20, 1 << 20},
           {SORTED_KEYS, total, 1 << 20}, {SORTED_KEYS, 1 << 20, 1 << 20}};
-      for (long[] snappyCase : cases) {
-        int kind = (int) snappyCase[0];
-        int pageBytes = (int) snappyCase[2];
-        EncodedBlocks c = snappyPages(snappyCase[1], pageBytes, kind, rnd);
-        try (DeviceStream s = reference.newStream()) {
-          if (!java.util.Arrays.equals(c.decompress(reference, s), c.decompress(backend, stream))) {
-            throw new AssertionError("decompressed bytes differ from the host reference");
+      for (CompressedBlocks.Codec codec : new CompressedBlocks.Codec[] {CompressedBlocks.Codec.SNAPPY,
+          CompressedBlocks.Codec.LZ4_RAW}) {
+        for (long[] pageCase : cases) {
+          int kind = (int) pageCase[0];
+          int pageBytes = (int) pageCase[2];
+          EncodedBlocks c = pages(codec, pageCase[1], pageBytes, kind, rnd);
+          try (DeviceStream s = reference.newStream()) {
+            if (!java.util.Arrays.equals(c.decompress(reference, s), c.decompress(backend, stream))) {
+              throw new AssertionError("decompressed bytes differ from the host reference");
+            }
           }
-        }
-        try (DeviceBuffer in = ParquetTesting.upload(backend, c.input(), stream);
-            DeviceBuffer out = backend.allocate(c.outputBytes(), stream)) {
-          double ms = clock.median(REPEAT, () -> backend.parquet().decompress(in, out, c.blocks(), stream));
-          System.out.printf(Locale.ROOT, "snappy %s, %4d KiB pages: %d pages, %.0f MiB -> %.0f MiB, %.2f ms, %.1f "
-              + "GB/s of output%n", kind == MIXED ? "words, runs, noise" : "sorted int64 keys", pageBytes >> 10,
-              c.blocks().count(), c.input().length / 1048576.0, c.outputBytes() / 1048576.0, ms,
-              c.outputBytes() / ms / 1e6);
+          try (DeviceBuffer in = ParquetTesting.upload(backend, c.input(), stream);
+              DeviceBuffer out = backend.allocate(c.outputBytes(), stream)) {
+            double ms = clock.median(REPEAT, () -> backend.parquet().decompress(in, out, c.blocks(), stream));
+            System.out.printf(Locale.ROOT, "%s %s, %4d KiB pages: %d pages, %.0f MiB -> %.0f MiB, %.2f ms, %.1f "
+                + "GB/s of output%n", codec.name().toLowerCase(Locale.ROOT),
+                kind == MIXED ? "words, runs, noise" : "sorted int64 keys", pageBytes >> 10, c.blocks().count(),
+                c.input().length / 1048576.0, c.outputBytes() / 1048576.0, ms, c.outputBytes() / ms / 1e6);
+          }
         }
       }
       int rows = (int) (scale * 20_000_000);
@@ -90,21 +91,22 @@ public final class ParquetMicrobenchmark {
   }
 
   /**
-   * About {@code total} bytes as Snappy pages of {@code pageBytes} of SnappyInputs kind {@code kind}, compressed by
-   * snappy-java.
+   * About {@code total} bytes as pages of {@code pageBytes} of LzInputs kind {@code kind}, compressed in
+   * {@code codec} (TestCodecs: snappy-java, lz4-java).
    */
-  private static EncodedBlocks snappyPages(long total, int pageBytes, int kind, Random rnd) throws IOException {
+  private static EncodedBlocks pages(CompressedBlocks.Codec codec, long total, int pageBytes, int kind, Random rnd) {
     ByteArrayOutputStream in = new ByteArrayOutputStream();
     CompressedBlocks blocks = new CompressedBlocks();
     long out = 0;
-    byte[] page = SnappyInputs.of(kind, pageBytes, rnd);
+    byte[] page = LzInputs.of(kind, pageBytes, rnd);
+    byte[] packed = TestCodecs.compress(codec, page, rnd);
     while (out < total) {
       // a fresh page now and then, so the input is not one page repeated (cheap: most pages are reused)
       if (out > 0 && rnd.nextInt(16) == 0) {
-        page = SnappyInputs.of(kind == MIXED && rnd.nextBoolean() ? WORDS : kind, pageBytes, rnd);
+        page = LzInputs.of(kind == MIXED && rnd.nextBoolean() ? WORDS : kind, pageBytes, rnd);
+        packed = TestCodecs.compress(codec, page, rnd);
       }
-      byte[] packed = Snappy.compress(page);
-      blocks.add(in.size(), packed.length, out, page.length, CompressedBlocks.Codec.SNAPPY);
+      blocks.add(in.size(), packed.length, out, page.length, codec);
       in.writeBytes(packed);
       out += page.length;
     }

@@ -3,16 +3,16 @@ package io.sparkwarp.kernels.parquet;
 import java.util.Random;
 
 /**
- * Bytes that exercise every Snappy element: incompressible noise (long literals), runs of one byte (copies that
- * overlap their source), text-like repeats from a few words (short copies, chains of nested back-references), sorted
- * keys (chains of copies each reading the one before), and the empty block.
+ * Bytes that exercise every element of the LZ77 codecs (Snappy, LZ4): incompressible noise (long literals), runs of
+ * one byte (copies that overlap their source), text-like repeats from a few words (short copies, chains of nested
+ * back-references), sorted keys (chains of copies each reading the one before), and the empty block.
  */
-final class SnappyInputs {
+final class LzInputs {
   /** Kinds of {@link #of}. */
   static final int KINDS = 6;
   private static final String[] WORDS = {"parquet ", "gompresso ", "warp ", "the ", "a", "lineitem|", "42|", "\n"};
 
-  private SnappyInputs() {}
+  private LzInputs() {}
 
   static byte[] random(Random rnd) {
     int n = switch (rnd.nextInt(6)) {
