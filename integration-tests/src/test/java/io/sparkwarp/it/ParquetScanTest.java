@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The GPU Parquet scan against Spark's own reader, row for row, over files Spark writes: every codec the device
- * decompresses and every codec its reader threads decompress (named in the plan, or the scan stays on Spark's
- * reader when they may not),
+ * decompresses (a setting) and every codec its reader threads decompress (named in the plan, or the scan stays on
+ * Spark's reader when they may not),
  * decompresses, dictionary on and off, page v1 and v2 ({@code parquet.writer.version}), nulls, every supported type,
  * empty files, many small row groups and pages, files cut into many splits, batches smaller than a row group, many
  * small files in fewer batches, partition columns (appended per batch, whose files share their values); files
@@ -58,9 +58,14 @@ class ParquetScanTest extends GpuTestBase {
     Stream<Arguments> deviceCodecs = Stream.of("snappy", "uncompressed").flatMap(codec -> Stream.of(true, false)
         .flatMap(dictionary -> Stream.of("PARQUET_1_0", "PARQUET_2_0")
             .map(version -> Arguments.of(codec, dictionary, version))));
+    // LZ4 (Hadoop's framing) and LZ4_RAW are decompressed on the device too; page v2 once without a dictionary
+    Stream<Arguments> deviceLz4 = Stream.of("lz4", "lz4_raw").flatMap(codec -> Stream.of(
+        Arguments.of(codec, true, "PARQUET_1_0"), Arguments.of(codec, false, "PARQUET_1_0"),
+        Arguments.of(codec, false, "PARQUET_2_0")));
     // decompressed by the reader threads, decoded by the device like any other page
-    Stream<Arguments> hostCodecs = Stream.of("gzip", "zstd", "lz4", "lz4_raw").flatMap(codec -> Stream.of(true, false)
+    Stream<Arguments> hostCodecs = Stream.of("gzip", "zstd").flatMap(codec -> Stream.of(true, false)
         .map(dictionary -> Arguments.of(codec, dictionary, "PARQUET_1_0")));
+    deviceCodecs = Stream.concat(deviceCodecs, deviceLz4);
     return Stream.concat(deviceCodecs, hostCodecs);
   }
 
@@ -148,6 +153,19 @@ class ParquetScanTest extends GpuTestBase {
         .fallsBack("FileSourceScanExec", "codec ZSTD is not decompressed by the GPU scan");
     query(filter).conf("spark.warp.parquet.hostCodecs", "").gpuNodes(HOST_TO_GPU, FILTER)
         .fallsBack("FileSourceScanExec", "reader threads none");
+  }
+
+  @Test
+  void deviceCodecsAreASetting() {
+    TestTables.allTypes(500, false).parquetView(spark(), "pq_lz4", Map.of("compression", "lz4"));
+    String onDevice = gpuPlan("SELECT * FROM pq_lz4").treeString();
+    assertFalse(onDevice.contains("pages decompressed by CPU reader threads"), onDevice);
+    // taken off the device: the reader threads inflate the pages
+    query("SELECT * FROM pq_lz4").conf("spark.warp.parquet.deviceCodecs", "SNAPPY").gpuNodes(PARQUET_SCAN, GPU_TO_HOST)
+        .matchesCpu();
+    query("SELECT * FROM pq_lz4 WHERE int_a > 0").conf("spark.warp.parquet.deviceCodecs", "")
+        .conf("spark.warp.parquet.hostCodecs", "").gpuNodes(HOST_TO_GPU, FILTER)
+        .fallsBack("FileSourceScanExec", "the device decompresses none: spark.warp.parquet.deviceCodecs");
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.sparkwarp.parquet;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.hadoop.conf.Configuration;
@@ -14,8 +13,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 /**
  * Codecs the scan decompresses on CPU threads rather than on the device: each page is inflated by parquet-mr's own
  * decompressor (the one Spark's reader uses, so both accept and reject the same bytes) into pinned memory while the
- * reader prefetches, and crosses PCIe decompressed. A stopgap for codecs without a device decoder yet: the device
- * still decodes every page.
+ * reader prefetches, and crosses PCIe decompressed. For codecs the device does not decompress ({@link DeviceCodecs}):
+ * the device still decodes every page.
  */
 public final class HostCodecs {
   /** The codecs parquet-mr decompresses with what Spark ships (zlib, zstd-jni, lz4-java, aircompressor). */
@@ -30,14 +29,7 @@ public final class HostCodecs {
    * @throws IllegalArgumentException for a name that is not one of {@link #SUPPORTED}
    */
   public static Set<CompressionCodecName> parse(String names) {
-    Set<CompressionCodecName> codecs = EnumSet.noneOf(CompressionCodecName.class);
-    for (String name : names.split(",")) {
-      if (name.isBlank()) continue;
-      CompressionCodecName codec = CompressionCodecName.valueOf(name.strip().toUpperCase(Locale.ROOT));
-      if (!SUPPORTED.contains(codec)) throw new IllegalArgumentException(codec + " is not one of " + SUPPORTED);
-      codecs.add(codec);
-    }
-    return codecs;
+    return CodecNames.parse(names, SUPPORTED);
   }
 
   /** One reader thread's decompressors (they keep state, so one per thread), released on close. */

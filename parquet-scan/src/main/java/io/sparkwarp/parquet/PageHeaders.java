@@ -1,6 +1,5 @@
 package io.sparkwarp.parquet;
 
-import io.sparkwarp.kernels.parquet.CompressedBlocks;
 import io.sparkwarp.kernels.parquet.PageTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,9 +24,12 @@ import org.apache.parquet.schema.PrimitiveType;
 final class PageHeaders {
   private PageHeaders() {}
 
-  /** Where a chunk lies (in host memory, and in the batch's upload) and what it holds. */
+  /**
+   * Where a chunk lies (in host memory, and in the batch's upload) and what it holds; {@code onDevice}: whether the
+   * device decompresses its pages, else the reader thread inflates them.
+   */
   record Chunk(BatchTables.Owner owner, long address, long uploadOffset, long length, CompressionCodecName codec,
-      PrimitiveType.PrimitiveTypeName type, long valueCount) {
+      boolean onDevice, PrimitiveType.PrimitiveTypeName type, long valueCount) {
     boolean bool() {
       return type == PrimitiveType.PrimitiveTypeName.BOOLEAN;
     }
@@ -114,18 +116,16 @@ final class PageHeaders {
 
   /**
    * The block that puts {@code stored} bytes at {@code data} of the chunk, {@code size} once decompressed, at
-   * {@code target} of the pages buffer: decompressed by the device (Snappy), copied (uncompressed), or inflated by the
-   * reader thread first (host codecs).
+   * {@code target} of the pages buffer: decompressed by the device ({@link DeviceCodecs}), copied (uncompressed), or
+   * inflated by the reader thread first (host codecs).
    */
   private static void addPage(BatchTables out, Chunk chunk, long data, long stored, long target, long size,
       boolean compressed) {
     CompressionCodecName codec = compressed ? chunk.codec() : CompressionCodecName.UNCOMPRESSED;
-    switch (codec) {
-      case UNCOMPRESSED -> out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size,
-          CompressedBlocks.Codec.UNCOMPRESSED);
-      case SNAPPY -> out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size,
-          CompressedBlocks.Codec.SNAPPY);
-      default -> out.addInflatedBlock(chunk.owner(), codec, chunk.address() + data, stored, target, size);
+    if (codec == CompressionCodecName.UNCOMPRESSED || chunk.onDevice()) {
+      out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size, DeviceCodecs.blockCodec(codec));
+    } else {
+      out.addInflatedBlock(chunk.owner(), codec, chunk.address() + data, stored, target, size);
     }
   }
 

@@ -344,6 +344,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
         try {
           PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset,
               chunk.getTotalSize(), codec(chunk.getCodec()),
+              DeviceCodecs.onDevice(chunk.getCodec(), settings.deviceCodecs()),
               chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount());
           if (chunk.getValueCount() != block.getRowCount()) {
             throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
@@ -440,7 +441,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
 
   /** The chunk's codec, when the device or a reader thread decompresses it. */
   private CompressionCodecName codec(CompressionCodecName codec) {
-    if (ScanSupport.CODECS.contains(codec) || settings.hostCodecs().contains(codec)) return codec;
+    if (DeviceCodecs.onDevice(codec, settings.deviceCodecs()) || settings.hostCodecs().contains(codec)) return codec;
     throw new UnsupportedParquetException("codec " + codec + " is not decompressed by the GPU scan");
   }
 

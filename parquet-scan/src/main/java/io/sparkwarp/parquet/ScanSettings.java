@@ -13,11 +13,18 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * @param readerThreads threads of an executor that read column chunks (the first scan of the JVM sizes the pool)
  * @param caseSensitive whether column names match the file's exactly (spark.sql.caseSensitive)
  * @param rowGroups what row groups are pruned by ({@link RowGroupPredicate#NONE}: none)
- * @param hostCodecs codecs decompressed on CPU threads before the upload ({@link HostCodecs})
+ * @param deviceCodecs codecs decompressed on the device ({@link DeviceCodecs})
+ * @param hostCodecs codecs not in {@code deviceCodecs} decompressed on CPU threads before the upload
+ *     ({@link HostCodecs})
  */
 public record ScanSettings(long batchBytes, int readerThreads, boolean caseSensitive, RowGroupPredicate rowGroups,
-    Set<CompressionCodecName> hostCodecs) implements Serializable {
+    Set<CompressionCodecName> deviceCodecs, Set<CompressionCodecName> hostCodecs) implements Serializable {
   public ScanSettings {
-    hostCodecs = hostCodecs.isEmpty() ? EnumSet.noneOf(CompressionCodecName.class) : EnumSet.copyOf(hostCodecs);
+    deviceCodecs = copy(deviceCodecs);
+    hostCodecs = copy(hostCodecs);
+  }
+
+  private static Set<CompressionCodecName> copy(Set<CompressionCodecName> codecs) {
+    return codecs.isEmpty() ? EnumSet.noneOf(CompressionCodecName.class) : EnumSet.copyOf(codecs);
   }
 }

@@ -28,9 +28,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * scan stays on Spark's reader.
  */
 public final class ScanSupport {
-  /** Codecs the device decompresses. */
-  public static final Set<CompressionCodecName> CODECS =
-      EnumSet.of(CompressionCodecName.SNAPPY, CompressionCodecName.UNCOMPRESSED);
   private static final Set<Encoding> DATA_ENCODINGS =
       EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
   private static final Set<Encoding> DICTIONARY_ENCODINGS = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY);
@@ -59,16 +56,18 @@ public final class ScanSupport {
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
    * @param int96RebaseCorrected whether Spark reads INT96 timestamps of files that do not say their calendar as
    *     written ({@code spark.sql.parquet.int96RebaseModeInRead=CORRECTED})
-   * @param hostCodecs the codecs reader threads may decompress; chunks of other codecs but the device's keep the
-   *     scan on the CPU
+   * @param deviceCodecs the codecs the device decompresses ({@link DeviceCodecs})
+   * @param hostCodecs the codecs reader threads may decompress when the device does not; chunks of other codecs keep
+   *     the scan on the CPU
    */
   public static Verdict check(Configuration conf, List<Path> files, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> hostCodecs) {
+      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> deviceCodecs,
+      Set<CompressionCodecName> hostCodecs) {
     Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
     for (Path file : files) {
       try {
         Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected,
-            int96RebaseCorrected, hostCodecs, used);
+            int96RebaseCorrected, deviceCodecs, hostCodecs, used);
         if (why.isPresent()) return new Verdict(Optional.of("file " + file + ": " + why.get()), used);
       } catch (IOException | RuntimeException e) {
         return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"), used);
@@ -86,8 +85,8 @@ public final class ScanSupport {
 
   /** Why not, adding the host codecs met to {@code used}. */
   private static Optional<String> whyNot(ParquetMetadata footer, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> hostCodecs,
-      Set<CompressionCodecName> used) {
+      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> deviceCodecs,
+      Set<CompressionCodecName> hostCodecs, Set<CompressionCodecName> used) {
     List<ColumnDescriptor> descriptors;
     try {
       descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, caseSensitive);
@@ -126,11 +125,13 @@ public final class ScanSupport {
           return Optional.of("a row group holds " + bytes + " bytes of the needed columns, more than one GPU batch "
               + "takes (2 GiB)");
         }
-        if (hostCodecs.contains(chunk.getCodec())) {
+        boolean onDevice = DeviceCodecs.onDevice(chunk.getCodec(), deviceCodecs);
+        if (!onDevice && hostCodecs.contains(chunk.getCodec())) {
           used.add(chunk.getCodec());
-        } else if (!CODECS.contains(chunk.getCodec())) {
+        } else if (!onDevice) {
           return Optional.of("codec " + chunk.getCodec() + " is not decompressed by the GPU scan (the device "
-              + "decompresses " + CODECS + ", reader threads " + (hostCodecs.isEmpty() ? "none" : hostCodecs)
+              + "decompresses " + (deviceCodecs.isEmpty() ? "none" : deviceCodecs) + ": spark.warp.parquet."
+              + "deviceCodecs, reader threads " + (hostCodecs.isEmpty() ? "none" : hostCodecs)
               + ": spark.warp.parquet.hostCodecs)");
         }
         Optional<String> encodings = whyNotEncodings(chunk, d, footer.getFileMetaData().getCreatedBy());

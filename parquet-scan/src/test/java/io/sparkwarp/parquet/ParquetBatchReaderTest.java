@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -48,10 +49,10 @@ import org.junit.jupiter.api.io.TempDir;
  * gone, raise an error naming the file, also among the files of one batch.
  */
 class ParquetBatchReaderTest extends BackendTestBase {
-  /** What the device decompresses, then what reader threads do. */
+  /** What the device decompresses (or, settings taking it off, reader threads), then what only reader threads do. */
   private static final List<CompressionCodecName> CODECS = List.of(CompressionCodecName.UNCOMPRESSED,
-      CompressionCodecName.SNAPPY, CompressionCodecName.GZIP, CompressionCodecName.ZSTD, CompressionCodecName.LZ4,
-      CompressionCodecName.LZ4_RAW);
+      CompressionCodecName.SNAPPY, CompressionCodecName.LZ4, CompressionCodecName.LZ4_RAW, CompressionCodecName.GZIP,
+      CompressionCodecName.ZSTD);
   private final Random rnd = new Random();
   private final Configuration conf = new Configuration();
 
@@ -72,7 +73,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
           TestFiles f = TestFiles.write(dir.resolve("f" + index++ + ".parquet"), rnd.nextInt(6000), v2, dictionary,
               codec, rnd);
           Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true, true,
-              HostCodecs.SUPPORTED).whyNot();
+              DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot();
           String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           // page v2 stores integers DELTA_BINARY_PACKED, strings and decimals DELTA_BYTE_ARRAY once off dictionary
           assertEquals(Optional.empty(), why, shape);
@@ -82,6 +83,15 @@ class ParquetBatchReaderTest extends BackendTestBase {
         }
       }
     }
+  }
+
+  @Test
+  void lz4PagesPastHadoopsBufferReadAsWritten() throws Exception {
+    // pages of 1 MiB: parquet-mr's LZ4 (Hadoop's BlockCompressorStream, a 256 KiB buffer) splits each into several
+    // LZ4 blocks of one framed block, then writes an empty one
+    TestFiles f = TestFiles.write(dir.resolve("big.parquet"), 60_000, rnd.nextBoolean(), false,
+        CompressionCodecName.LZ4, 1 << 20, 64 << 20, rnd);
+    assertRows(f.rows, read(cut(f.path, Long.MAX_VALUE)), "LZ4 pages of 1 MiB");
   }
 
   @Test
@@ -222,7 +232,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
           CompressionCodecName.SNAPPY, rnd));
       splits.addAll(cut(files.get(i).path, Long.MAX_VALUE));
     }
-    ScanSettings settings = new ScanSettings(Long.MAX_VALUE, 4, true, RowGroupPredicate.NONE, HostCodecs.SUPPORTED);
+    ScanSettings settings = new ScanSettings(Long.MAX_VALUE, 4, true, RowGroupPredicate.NONE, DeviceCodecs.SUPPORTED,
+        HostCodecs.SUPPORTED);
     try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, new int[splits.size()],
         TestFiles.COLUMNS, settings, () -> { })) {
       assertTrue(reader.hasNext());  // planned: the footers are read
@@ -306,7 +317,9 @@ class ParquetBatchReaderTest extends BackendTestBase {
       List<ScanColumn> columns) {
     List<Object[]> rows = new ArrayList<>();
     int count = 0;
-    ScanSettings settings = new ScanSettings(batchBytes, 4, true, RowGroupPredicate.NONE, HostCodecs.SUPPORTED);
+    // LZ4 on the device, or on the reader threads
+    ScanSettings settings = new ScanSettings(batchBytes, 4, true, RowGroupPredicate.NONE,
+        rnd.nextBoolean() ? DeviceCodecs.SUPPORTED : Set.of(CompressionCodecName.SNAPPY), HostCodecs.SUPPORTED);
     List<String> names = columns.stream().map(ScanColumn::name).toList();
     try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, mergeKeys, columns,
         settings, () -> { })) {

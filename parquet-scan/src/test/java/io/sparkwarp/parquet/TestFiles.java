@@ -66,9 +66,16 @@ final class TestFiles {
     this.path = path;
   }
 
-  /** Writes {@code n} random rows to {@code file}. */
+  /** Writes {@code n} random rows to {@code file} in pages of about 4 KiB. */
   static TestFiles write(java.nio.file.Path file, int n, boolean v2, boolean dictionary, CompressionCodecName codec,
       Random rnd)
+      throws IOException {
+    return write(file, n, v2, dictionary, codec, 4096, 96 * 1024, rnd);
+  }
+
+  /** Writes {@code n} random rows to {@code file} in pages and row groups of about the bytes given. */
+  static TestFiles write(java.nio.file.Path file, int n, boolean v2, boolean dictionary, CompressionCodecName codec,
+      int pageBytes, int rowGroupBytes, Random rnd)
       throws IOException {
     Files.deleteIfExists(file);
     TestFiles out = new TestFiles(new Path(file.toUri()));
@@ -81,7 +88,7 @@ final class TestFiles {
         .withConf(new Configuration()).withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
         .withWriterVersion(v2 ? ParquetProperties.WriterVersion.PARQUET_2_0 : ParquetProperties.WriterVersion.PARQUET_1_0)
         .withDictionaryEncoding(dictionary).withByteStreamSplitEncoding(rnd.nextBoolean()).withCompressionCodec(codec)
-        .withPageSize(4096).withRowGroupSize(96 * 1024).withPageWriteChecksumEnabled(true).build()) {
+        .withPageSize(pageBytes).withRowGroupSize(rowGroupBytes).withPageWriteChecksumEnabled(true).build()) {
       for (int r = 0; r < n; r++) {
         Object[] row = new Object[COLUMNS.size()];
         Group g = groups.newGroup();

@@ -4,6 +4,7 @@ import static io.sparkwarp.plugin.config.ConfEntry.Scope.SESSION;
 import static io.sparkwarp.plugin.config.ConfEntry.Scope.STATIC;
 
 import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.parquet.DeviceCodecs;
 import io.sparkwarp.parquet.HostCodecs;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.plugin.rewrite.ExplainMode;
@@ -101,12 +102,18 @@ public final class WarpConf {
   public static final ConfEntry<Long> PARQUET_BATCH_BYTES = ConfEntry.bytes(PREFIX + "parquet.batchBytes", 256L << 20,
       SESSION, "Uncompressed bytes of the needed column chunks the GPU Parquet scan decodes into one device batch "
           + "(whole row groups: a larger row group makes a batch of its own).");
+  public static final ConfEntry<Set<CompressionCodecName>> PARQUET_DEVICE_CODECS = new ConfEntry<>(PREFIX
+      + "parquet.deviceCodecs", "a comma-separated list of " + DeviceCodecs.SUPPORTED + " (or empty)",
+      "SNAPPY,LZ4_RAW,LZ4", "Codecs whose pages the GPU Parquet scan uploads as stored and decompresses on the "
+          + "device, a warp per page (LZ4 in the Hadoop framing parquet-mr writes). Uncompressed pages are always "
+          + "copied there; a codec left out is decompressed by the reader threads when "
+          + "spark.warp.parquet.hostCodecs names it.", SESSION, DeviceCodecs::parse);
   public static final ConfEntry<Set<CompressionCodecName>> PARQUET_HOST_CODECS = new ConfEntry<>(PREFIX
       + "parquet.hostCodecs", "a comma-separated list of " + HostCodecs.SUPPORTED + " (or empty)",
       "GZIP,ZSTD,LZ4,LZ4_RAW", "Codecs the GPU Parquet scan decompresses on its CPU reader threads (with "
-          + "parquet-mr's decompressors, as Spark's reader) before one upload of the inflated pages; the device decodes "
-          + "them. Snappy and uncompressed pages are decompressed on the device. Files of a codec in neither stay on "
-          + "Spark's reader.", SESSION, HostCodecs::parse);
+          + "parquet-mr's decompressors, as Spark's reader) before one upload of the inflated pages, unless "
+          + "spark.warp.parquet.deviceCodecs names them; the device decodes the pages. Files of a codec in neither "
+          + "stay on Spark's reader.", SESSION, HostCodecs::parse);
   public static final ConfEntry<Integer> PARQUET_READER_THREADS = ConfEntry.positiveInt(PREFIX
       + "parquet.readerThreads", 8, STATIC, "Threads of an executor that read Parquet column chunks into pinned "
           + "memory for the GPU scan (shared by its tasks; the next batch is read while the current one decodes).");
@@ -168,7 +175,8 @@ public final class WarpConf {
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES, PARQUET_BATCH_BYTES, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
+        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES,
+        PARQUET_BATCH_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
         TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,

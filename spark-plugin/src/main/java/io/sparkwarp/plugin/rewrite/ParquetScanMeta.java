@@ -96,7 +96,8 @@ final class ParquetScanMeta extends ExecMeta {
     }
     ScanSupport.Verdict verdict = ScanSupport.check(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
         corrected(relation, "datetimeRebaseMode", "spark.sql.parquet.datetimeRebaseModeInRead"),
-        corrected(relation, "int96RebaseMode", "spark.sql.parquet.int96RebaseModeInRead"), hostCodecs());
+        corrected(relation, "int96RebaseMode", "spark.sql.parquet.int96RebaseModeInRead"), deviceCodecs(),
+        hostCodecs());
     if (verdict.whyNot().isEmpty()) {
       columns = wanted;
       hostDecompressed = verdict.hostDecompressed();
@@ -109,8 +110,8 @@ final class ParquetScanMeta extends ExecMeta {
     WarpConf conf = context.conf();
     RowGroupPredicate rowGroups = PushedParquetFilters.of(pushedFilters(), SQLConf.get());
     return new GpuParquetScanExec(scan, columns, new ScanSettings(conf.get(WarpConf.PARQUET_BATCH_BYTES),
-        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups, hostCodecs()),
-        hostDecompressed);
+        conf.get(WarpConf.PARQUET_READER_THREADS), SQLConf.get().caseSensitiveAnalysis(), rowGroups, deviceCodecs(),
+        hostCodecs()), hostDecompressed);
   }
 
   /**
@@ -140,6 +141,10 @@ final class ParquetScanMeta extends ExecMeta {
   private static boolean corrected(HadoopFsRelation relation, String option, String setting) {
     String mode = relation.options().getOrElse(option, () -> SQLConf.get().getConfString(setting, "EXCEPTION"));
     return mode.toUpperCase(Locale.ROOT).equals("CORRECTED");
+  }
+
+  private Set<CompressionCodecName> deviceCodecs() {
+    return context.conf().get(WarpConf.PARQUET_DEVICE_CODECS);
   }
 
   private Set<CompressionCodecName> hostCodecs() {
