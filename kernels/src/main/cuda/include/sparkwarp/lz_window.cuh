@@ -21,22 +21,23 @@ __device__ __forceinline__ T lz_pick(T lo, T hi, int at) {
   return at < 32 ? l : h;
 }
 
-// LZ_WINDOW bytes of a stream from `pos` on, byte lane + 32 * k in lane `lane`'s wk (0 past the stream's end).
+// LZ_WINDOW bytes of a stream from `pos` on, byte lane + 32 * k in lane `lane`'s wk (0 past the stream's end), and the
+// three packed in one word so that any window byte is one shuffle.
 struct LzWindow {
   uint32_t w0, w1, w2;
+  uint32_t packed;  // w0 | w1 << 8 | w2 << 16
 
   __device__ static LzWindow load(const uint8_t* src, int64_t len, int64_t pos) {
     const int lane = lane_id();
-    return {pos + lane < len ? src[pos + lane] : 0u, pos + 32 + lane < len ? src[pos + 32 + lane] : 0u,
-            pos + 64 + lane < len ? src[pos + 64 + lane] : 0u};
+    const uint32_t b0 = pos + lane < len ? src[pos + lane] : 0u;
+    const uint32_t b1 = pos + 32 + lane < len ? src[pos + 32 + lane] : 0u;
+    const uint32_t b2 = pos + 64 + lane < len ? src[pos + 64 + lane] : 0u;
+    return {b0, b1, b2, b0 | (b1 << 8) | (b2 << 16)};
   }
 
   // Window byte q (< LZ_WINDOW), each lane its own q; every lane calls it.
   __device__ __forceinline__ uint8_t byte(int q) const {
-    const uint32_t b0 = __shfl_sync(FULL_WARP, w0, q & 31);
-    const uint32_t b1 = __shfl_sync(FULL_WARP, w1, q & 31);
-    const uint32_t b2 = __shfl_sync(FULL_WARP, w2, q & 31);
-    return static_cast<uint8_t>(q < 32 ? b0 : q < 64 ? b1 : b2);
+    return static_cast<uint8_t>(__shfl_sync(FULL_WARP, packed, q & 31) >> (8 * (q >> 5)));
   }
 };
 
