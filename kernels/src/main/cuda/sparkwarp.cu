@@ -13,3 +13,4 @@
 #include "select_top.cu"
 #include "sort.cu"
 #include "strings.cu"
+#include "substring.cu"

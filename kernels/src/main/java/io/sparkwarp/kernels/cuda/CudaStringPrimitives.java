@@ -17,7 +17,8 @@ import jcuda.driver.CUdevice_attribute;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * {@link StringPrimitives} as launches of {@code strings.cu}, with the piece-count scan of {@code scan.cu}.
+ * {@link StringPrimitives} as launches of {@code strings.cu}, with the piece-count scan of {@code scan.cu}; substrings
+ * are {@link CudaSubstring}'s.
  *
  * <p>pivot: the pieces of each 32-row group (PIVOTED) or of each row's segments (SELF_PIVOTED), their exclusive scan
  * (piece counts fit an int32 because each is at most its strings' bytes), the starts (piece offsets times 256, as
@@ -57,6 +58,7 @@ final class CudaStringPrimitives implements StringPrimitives {
   private final CudaKernel pivot;
   private final CudaKernel selfPivot;
   private final CudaKernel containsScan;
+  private final CudaSubstring substring;
   private final int maxSharedBytes;
 
   CudaStringPrimitives(CudaBackend backend, CudaModule module) {
@@ -69,6 +71,7 @@ final class CudaStringPrimitives implements StringPrimitives {
     pivot = module.kernel("sw_strings_pivot");
     selfPivot = module.kernel("sw_strings_self_pivot");
     containsScan = module.kernel("sw_strings_contains_scan");
+    substring = new CudaSubstring(backend, module, scan);
     maxSharedBytes = backend.context().deviceAttribute(
         CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   }
@@ -157,6 +160,11 @@ final class CudaStringPrimitives implements StringPrimitives {
       out.close();
       throw e;
     }
+  }
+
+  @Override
+  public DeviceColumn substring(DeviceColumn strings, int pos, int len, DeviceStream stream) {
+    return substring.substring(strings, pos, len, stream);
   }
 
   /**

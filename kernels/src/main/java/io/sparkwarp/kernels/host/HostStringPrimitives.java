@@ -11,6 +11,7 @@ import io.sparkwarp.kernels.strings.StringArguments;
 import io.sparkwarp.kernels.strings.StringLayout;
 import io.sparkwarp.kernels.strings.StringMatcher;
 import io.sparkwarp.kernels.strings.StringPrimitives;
+import io.sparkwarp.kernels.strings.Utf8Substring;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
@@ -18,7 +19,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * address formulas, and each row decided by {@link StringMatcher#matches} over its bytes, read from the plain column
  * or, when a layout is given, gathered back from the layout (its starts as stored, then the same formulas), so that
  * matching through a layout also checks the layout. There are no lanes: refill changes nothing and the lane counters
- * are 0.
+ * are 0. A substring is each row's {@link Utf8Substring#range} copied out.
  */
 final class HostStringPrimitives implements StringPrimitives {
   private final Backend backend;
@@ -72,6 +73,39 @@ final class HostStringPrimitives implements StringPrimitives {
         if (matcher.matches(bytes, 0, bytes.length)) HostBatchPrimitives.setBit(out.data().address(), r, true);
       }
       return new MatchResult(out, pivoted == null ? StringLayout.PLAIN : pivoted.layout(), refill, 0, 0);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public DeviceColumn substring(DeviceColumn strings, int pos, int len, DeviceStream stream) {
+    StringArguments.checkSubstring(strings);
+    int rows = strings.rowCount();
+    // each row's substring as [begin, end) in the input's bytes; a null row's is empty
+    int[] begin = new int[rows];
+    int[] end = new int[rows];
+    long bytes = 0;
+    for (int r = 0; r < rows; r++) {
+      if (!HostBatchPrimitives.getBit(strings.validity().address(), r)) continue;
+      byte[] s = plainBytes(strings, r);
+      long range = Utf8Substring.range(s, 0, s.length, pos, len);
+      begin[r] = offset(strings, r) + (int) (range >>> 32);
+      end[r] = offset(strings, r) + (int) range;
+      bytes += end[r] - begin[r];
+    }
+    DeviceColumn out = DeviceColumn.allocate(backend, DeviceType.STRING, rows, bytes, stream);
+    try {
+      backend.copyDeviceToDevice(strings.validity(), 0, out.validity(), 0, (rows + 7) / 8, stream);
+      int at = 0;
+      MemoryUtil.putInt(out.offsets().address(), 0);
+      for (int r = 0; r < rows; r++) {
+        backend.copyDeviceToDevice(strings.data(), begin[r], out.data(), at, end[r] - begin[r], stream);
+        at += end[r] - begin[r];
+        MemoryUtil.putInt(out.offsets().address() + 4L * (r + 1), at);
+      }
+      return out;
     } catch (RuntimeException e) {
       out.close();
       throw e;

@@ -1,6 +1,7 @@
 package io.sparkwarp.kernels.strings;
 
 import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
 
 /** The argument checks every {@link StringPrimitives} implementation makes, so both backends refuse the same calls. */
 public final class StringArguments {
@@ -27,6 +28,16 @@ public final class StringArguments {
     }
     if (pivoted.layout() == StringLayout.SELF_PIVOTED && matcher instanceof DfaMatcher) {
       throw new IllegalArgumentException("self-pivoted strings run segment matchers only, not " + matcher.describe());
+    }
+  }
+
+  /**
+   * @throws IllegalArgumentException for a column that is not STRING (a BINARY substring counts bytes, not
+   *     characters)
+   */
+  public static void checkSubstring(DeviceColumn strings) {
+    if (strings.type().kind() != DeviceType.Kind.STRING) {
+      throw new IllegalArgumentException("substring takes a STRING column, not " + strings.type());
     }
   }
 

@@ -4,8 +4,9 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 
 /**
- * The device side of string predicates: building the pivoted layouts and running compiled matchers over a string
- * column. CUDA: {@code strings.cu}. Methods leave their inputs open and return objects the caller owns.
+ * The device side of string predicates (building the pivoted layouts and running compiled matchers over a string
+ * column) and of substrings. CUDA: {@code strings.cu}, {@code substring.cu}. Methods leave their inputs open and
+ * return objects the caller owns.
  */
 public interface StringPrimitives {
   /**
@@ -28,4 +29,13 @@ public interface StringPrimitives {
    */
   MatchResult match(DeviceColumn strings, PivotedStrings pivoted, StringMatcher matcher, boolean refill,
       DeviceStream stream);
+
+  /**
+   * Spark's {@code substring(str, pos, len)} of every row of the STRING column {@code strings}, as defined by
+   * {@link Utf8Substring}: a new STRING column of the same row count, null exactly where the input is null.
+   * Synchronises the stream (to size the new bytes).
+   *
+   * @throws IllegalArgumentException for a column that is not STRING
+   */
+  DeviceColumn substring(DeviceColumn strings, int pos, int len, DeviceStream stream);
 }
