@@ -111,7 +111,7 @@ class DeviceJoinTest extends BackendTestBase {
         // a string predicate: its match column follows the condition's columns in the program's input
         new Condition("l.n LIKE '%1%' and r.v is not null", new JoinCondition(new MatchingProgram(
             ExprProgram.builder(List.of(DeviceType.STRING, DeviceType.INT, DeviceType.BOOLEAN)).column(2).column(1).isNotNull().and()
-            .output().build(), List.of(new ColumnMatch(0, SegmentMatcher.contains(new byte[] {'1'}))),
+            .output().build(), List.of(new ColumnMatch(0, SegmentMatcher.contains(new byte[] {'1'}))), List.of(),
             MatchOptions.DEFAULT, results -> {}), new int[] {Side.NAME}, new int[] {Side.VALUE}),
             (l, i, r, j) -> {
               Boolean like = l.names[i] == null ? null : l.names[i].contains("1");

@@ -10,6 +10,7 @@ import io.sparkwarp.kernels.expr.Opcode;
 import io.sparkwarp.kernels.strings.StringMatcher;
 import io.sparkwarp.plugin.types.SparkTypes;
 import io.sparkwarp.strings.ColumnMatch;
+import io.sparkwarp.strings.ColumnSubstring;
 import io.sparkwarp.strings.CompiledPattern;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.spark.sql.catalyst.expressions.Add;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.And;
@@ -89,8 +91,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code AND OR NOT}; {@code IS [NOT] NULL}; {@code IN}/InSet of literals; {@code + - * / div %} and unary minus on
  * integers, floats and decimals of precision up to 18; Cast among boolean, integers, floats and decimals and between
  * dates and timestamps (UTC session); year, quarter, month and day of a date; If, CaseWhen, Coalesce; LIKE, RLIKE, StartsWith, EndsWith and Contains of a
- * string column and a literal pattern (string matchers run before the program, see {@link PatternCompilation}).
- * Strings and binaries are compared and tested, and are outputs only as bare column references.
+ * string column and a literal pattern (string matchers run before the program, see {@link PatternCompilation});
+ * substring of a string column with literal position and length (computed before the program too). Strings and
+ * binaries are compared and tested, and are outputs only as bare column references or substrings.
  */
 public final class ExpressionCompiler {
   private ExpressionCompiler() {}
@@ -114,9 +117,11 @@ public final class ExpressionCompiler {
       }
       Node node = c.plan(e);
       if (node == null) continue;
-      if (node.type.isVariableWidth()) {
+      if (node.type.isVariableWidth() && node.column != null) {
+        outputs.add(b -> b.passThrough(node.column.getAsInt()));
+      } else if (node.type.isVariableWidth()) {
         c.reasons.add(node.type + "-valued " + e.nodeName() + " is not supported on the GPU (only a bare column "
-            + "reference can output " + node.type + ")");
+            + "reference or a substring can output " + node.type + ")");
       } else {
         outputs.add(node.emit);
         outputs.add(ExprProgram.Builder::output);
@@ -153,9 +158,14 @@ public final class ExpressionCompiler {
 
   /**
    * A planned expression: its device type, whether evaluating it may raise an error (then Spark's laziness must be
-   * kept with jumps), and how to emit it.
+   * kept with jumps), how to emit it, and where it is a derived input column of the program (a substring), that
+   * column, known once planning is done: a projection outputs it as it is.
    */
-  private record Node(DeviceType type, boolean canFail, Consumer<ExprProgram.Builder> emit) {}
+  private record Node(DeviceType type, boolean canFail, Consumer<ExprProgram.Builder> emit, IntSupplier column) {
+    Node(DeviceType type, boolean canFail, Consumer<ExprProgram.Builder> emit) {
+      this(type, canFail, emit, null);
+    }
+  }
 
   /** The state of one compilation: input columns, reasons, error sites. */
   private static final class Compilation {
@@ -165,6 +175,7 @@ public final class ExpressionCompiler {
     private final Set<String> reasons = new LinkedHashSet<>();
     private final Map<Integer, Expression> errorSites = new HashMap<>();
     private final List<ColumnMatch> stringMatches = new ArrayList<>();
+    private final List<ColumnSubstring> substrings = new ArrayList<>();
 
     Compilation(List<Attribute> input, ExpressionSettings settings) {
       this.settings = settings;
@@ -186,12 +197,15 @@ public final class ExpressionCompiler {
     }
 
     CompiledExpressions finish(List<Consumer<ExprProgram.Builder>> steps) {
-      if (!reasons.isEmpty()) return new CompiledExpressions(null, List.of(), new ArrayList<>(reasons), Map.of());
+      if (!reasons.isEmpty()) {
+        return new CompiledExpressions(null, List.of(), List.of(), new ArrayList<>(reasons), Map.of());
+      }
       List<DeviceType> types = new ArrayList<>(inputTypes);
       stringMatches.forEach(m -> types.add(DeviceType.BOOLEAN));
+      substrings.forEach(s -> types.add(DeviceType.STRING));
       ExprProgram.Builder b = ExprProgram.builder(types);
       steps.forEach(s -> s.accept(b));
-      return new CompiledExpressions(b.build(), stringMatches, List.of(), errorSites);
+      return new CompiledExpressions(b.build(), stringMatches, substrings, List.of(), errorSites);
     }
 
     /**
@@ -206,6 +220,20 @@ public final class ExpressionCompiler {
         stringMatches.add(m);
       }
       return inputTypes.size() + i;
+    }
+
+    /**
+     * The program column holding {@code substring} (one per distinct column and arguments): it follows the match
+     * columns, so its index is known once planning has found them all.
+     */
+    IntSupplier substringColumn(ColumnSubstring substring) {
+      int i = substrings.indexOf(substring);
+      if (i < 0) {
+        i = substrings.size();
+        substrings.add(substring);
+      }
+      int index = i;
+      return () -> inputTypes.size() + stringMatches.size() + index;
     }
 
     private DeviceType deviceType(Expression e) {
@@ -270,6 +298,7 @@ public final class ExpressionCompiler {
           || e instanceof Contains) {
         return stringPredicate((BinaryExpression) e);
       }
+      if (e instanceof Substring s) return substring(s);
       return unsupported(e);
     }
 
@@ -572,6 +601,37 @@ public final class ExpressionCompiler {
       if (matcher == null) return null;
       int match = matchColumn(column, matcher);
       return new Node(DeviceType.BOOLEAN, false, b -> b.column(match));
+    }
+
+    // ---- Substrings ----
+
+    /**
+     * substring(str, pos, len) of a string column with integer literals pos and len (Spark's substr and left are
+     * Substring by the time a plan is rewritten): a STRING column the string kernels derive before the program runs,
+     * null where str is null, read by the program as its input column.
+     */
+    private Node substring(Substring e) {
+      if (!enabled("substring")) return null;
+      Expression str = unwrap(e.str());
+      if (!(str instanceof AttributeReference a)) {
+        reasons.add("substring [" + e + "] over an expression is not supported on the GPU (only over a column)");
+        return null;
+      }
+      if (!(e.pos() instanceof Literal pos) || !(pos.value() instanceof Integer p)
+          || !(e.len() instanceof Literal len) || !(len.value() instanceof Integer n)) {
+        reasons.add("substring [" + e + "] with a position or length that is not an integer literal is not "
+            + "supported on the GPU");
+        return null;
+      }
+      Integer column = column(a);
+      DeviceType type = deviceType(a);
+      if (column == null || type == null) return null;
+      if (type.kind() != Kind.STRING) {
+        reasons.add("substring [" + e + "] of " + type + " is not supported on the GPU (of STRING it is)");
+        return null;
+      }
+      IntSupplier derived = substringColumn(new ColumnSubstring(column, p, n));
+      return new Node(DeviceType.STRING, false, b -> b.column(derived.getAsInt()), derived);
     }
 
     // ---- Arithmetic ----

@@ -15,7 +15,7 @@ import java.util.function.Predicate;
 public record ExpressionSettings(boolean ansi, String timeZone, Predicate<String> familyEnabled) {
   /** The expression families, each with its switch {@code spark.warp.expr.<family>.enabled}. */
   public static final List<String> FAMILIES = List.of("comparison", "logic", "null", "in", "arithmetic", "cast",
-      "conditional", "like", "regex", "datetime");
+      "conditional", "like", "regex", "datetime", "substring");
 
   /** The configuration key of {@code family}'s switch. */
   public static String enabledKey(String family) {

@@ -47,8 +47,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The strongest oracle for Spark semantics: random Catalyst expressions over random rows (nulls, NaN, -0.0,
- * extremes, decimals, multi-byte strings), compiled and run on the host backend, against Catalyst's own interpreted
- * evaluation row by row, in both ANSI modes. Where Spark throws, the program must fail at the same first row with
+ * extremes, decimals, multi-byte strings and their substrings), compiled and run on the host backend (string
+ * predicates and substrings included), against Catalyst's own interpreted evaluation row by row, in both ANSI modes. Where Spark throws, the program must fail at the same first row with
  * the same exception (class and message, via SparkErrors).
  */
 class CatalystOracleTest extends BackendTestBase {
@@ -154,14 +154,15 @@ class CatalystOracleTest extends BackendTestBase {
 
   /** The program's one output over the batch, as Spark's internal values (decimals as BigDecimal). */
   private List<Object> run(CompiledExpressions c, DeviceBatch batch, DataType type) {
-    List<DeviceColumn> columns = backend.expressions().project(c.program(), batch, stream);
+    List<DeviceColumn> columns = c.matchingProgram().project(backend, batch, stream);
     try (DeviceBatch out = new DeviceBatch(columns, batch.rowCount())) {
       List<FieldVector> vectors = ArrowDownload.begin(backend, out, List.of("out"), pageable, stream).complete();
       try {
         FieldVector v = vectors.get(0);
         List<Object> values = new ArrayList<>();
         for (int i = 0; i < v.getValueCount(); i++) {
-          values.add(v.isNull(i) ? null : v instanceof TimeStampVector t ? (Object) t.get(i) : v.getObject(i));
+          values.add(v.isNull(i) ? null : v instanceof TimeStampVector t ? (Object) t.get(i)
+              : v instanceof VarCharVector s ? UTF8String.fromBytes(s.get(i)) : v.getObject(i));
         }
         return values;
       } finally {

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.expr.Opcode;
+import io.sparkwarp.strings.ColumnSubstring;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Add;
+import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
@@ -18,9 +20,11 @@ import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThan;
 import org.apache.spark.sql.catalyst.expressions.If;
+import org.apache.spark.sql.catalyst.expressions.Like;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NumericEvalContext;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
+import org.apache.spark.sql.catalyst.expressions.Substring;
 import org.apache.spark.sql.catalyst.expressions.Upper;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,36 @@ class ExpressionCompilerTest {
         p.outputs());
     assertEquals(List.of(Opcode.COLUMN, Opcode.LITERAL, Opcode.ADD, Opcode.OUTPUT),
         p.instructions().stream().map(ExprProgram.Instruction::op).toList());
+  }
+
+  /** substring(s, pos, len) with integer literals. */
+  private static Expression substring(Expression s, int pos, int len) {
+    return new Substring(s, new Literal(pos, DataTypes.IntegerType), new Literal(len, DataTypes.IntegerType));
+  }
+
+  @Test
+  void substringsAreDerivedColumnsAfterTheMatches() {
+    // the same substring twice (an output and a comparison) is one derived column, after the LIKE's match column
+    Expression code = substring(S, 1, 2);
+    CompiledExpressions c = ExpressionCompiler.compileProjection(List.of(RandomCatalyst.alias(code),
+        RandomCatalyst.alias(new And(new EqualTo(code, Literal.create("13", DataTypes.StringType)),
+            new Like(S, Literal.create("1%", DataTypes.StringType), '\\')))), INPUT, ALL);
+    assertTrue(c.supported(), c.reasons().toString());
+    assertEquals(List.of(new ColumnSubstring(1, 1, 2)), c.substrings());
+    assertEquals(1, c.stringMatches().size());
+    assertEquals(List.of(DeviceType.BOOLEAN, DeviceType.STRING), c.program().inputTypes().subList(3, 5));
+    assertEquals(new ExprProgram.Output(DeviceType.STRING, 4), c.program().outputs().get(0));
+  }
+
+  @Test
+  void substringsNeedAColumnAndLiterals() {
+    assertEquals(List.of("substring [substring(s#" + S.exprId().id() + ", 1, i#" + I.exprId().id() + ")] with a "
+        + "position or length that is not an integer literal is not supported on the GPU"),
+        project(new Substring(S, new Literal(1, DataTypes.IntegerType), I), ALL).reasons());
+    assertTrue(project(substring(new Upper(S), 1, 2), ALL).reasons().get(0)
+        .startsWith("substring [substring(upper(s#"), "over an expression");
+    assertEquals(List.of("substring expressions are disabled by spark.warp.expr.substring.enabled=false"),
+        project(substring(S, 1, 2), new ExpressionSettings(false, "UTC", f -> !f.equals("substring"))).reasons());
   }
 
   @Test
@@ -91,8 +125,8 @@ class ExpressionCompilerTest {
   @Test
   void computedStringsAreRefused() {
     CompiledExpressions c = project(new If(new GreaterThan(I, new Literal(0, DataTypes.IntegerType)), S, S), ALL);
-    assertEquals(List.of("string-valued If is not supported on the GPU (only a bare column reference can output "
-        + "string)"), c.reasons());
+    assertEquals(List.of("string-valued If is not supported on the GPU (only a bare column reference or a substring "
+        + "can output string)"), c.reasons());
   }
 
   @Test

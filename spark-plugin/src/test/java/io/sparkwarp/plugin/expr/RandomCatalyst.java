@@ -35,6 +35,7 @@ import org.apache.spark.sql.catalyst.expressions.Not;
 import org.apache.spark.sql.catalyst.expressions.NumericEvalContext;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
+import org.apache.spark.sql.catalyst.expressions.Substring;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.types.DataType;
@@ -95,7 +96,7 @@ final class RandomCatalyst {
   Expression expression() {
     DataType[] types = {DataTypes.BooleanType, DataTypes.BooleanType, DataTypes.IntegerType, DataTypes.LongType,
         DataTypes.DoubleType, DataTypes.FloatType, DataTypes.ShortType, DataTypes.ByteType, DEC92, DEC52,
-        DataTypes.DateType, DataTypes.TimestampType};
+        DataTypes.DateType, DataTypes.TimestampType, DataTypes.StringType};
     return gen(types[rnd.nextInt(types.length)], 3);
   }
 
@@ -123,7 +124,7 @@ final class RandomCatalyst {
     if (type == DataTypes.TimestampType) {
       return new Cast(gen(DataTypes.DateType, depth - 1), type, Option.apply("UTC"), mode());
     }
-    if (type == DataTypes.StringType) return leaf(type);
+    if (type == DataTypes.StringType) return rnd.nextBoolean() ? substring() : leaf(type);
     if (type instanceof DecimalType) return decimal(type, depth);
     return number(type, depth);
   }
@@ -132,6 +133,18 @@ final class RandomCatalyst {
     List<Attribute> columns = input.stream().filter(a -> a.dataType().equals(type)).toList();
     if (!columns.isEmpty() && rnd.nextInt(3) != 0) return columns.get(rnd.nextInt(columns.size()));
     return new Literal(rnd.nextInt(10) == 0 ? null : value(type, false), type);
+  }
+
+  /**
+   * substring of the string column with literal pos and len: positions before, at and past the start, from the end,
+   * empty and negative lengths, and the extremes where pos + len saturates.
+   */
+  private Expression substring() {
+    Attribute column = input.stream().filter(a -> a.dataType() == DataTypes.StringType).findFirst().orElseThrow();
+    int[] positions = {-4, -2, -1, 0, 1, 2, 3, 5, Integer.MIN_VALUE, Integer.MAX_VALUE};
+    int[] lengths = {-1, 0, 1, 2, 3, Integer.MAX_VALUE, Integer.MIN_VALUE};
+    return new Substring(column, Literal.create(positions[rnd.nextInt(positions.length)], DataTypes.IntegerType),
+        Literal.create(lengths[rnd.nextInt(lengths.length)], DataTypes.IntegerType));
   }
 
   /** A random internal value of {@code type}, salted with nulls and edge values. */
