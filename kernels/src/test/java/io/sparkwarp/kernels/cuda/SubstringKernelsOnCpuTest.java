@@ -38,7 +38,7 @@ class SubstringKernelsOnCpuTest {
     CpuKernelHarness harness = CpuKernelHarness.compile("substring_on_cpu", work);
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
-      List<VarCharVector> cases = List.of(SubstringTesting.column(300, 2000, rnd, allocator),
+      List<VarCharVector> cases = List.of(SubstringTesting.column(120, 600, rnd, allocator),
           SubstringTesting.column(0, 10, rnd, allocator), SubstringTesting.column(33, 100, rnd, allocator));
       try {
         for (int i = 0; i < cases.size(); i++) {

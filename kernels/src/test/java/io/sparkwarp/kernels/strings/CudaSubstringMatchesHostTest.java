@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The substring kernels against the host reference on fresh random input (multi-byte UTF-8, bytes that are not
  * UTF-8, nulls, empty strings), for every argument pair of {@link SubstringTesting#ARGUMENTS}: every row's bytes
- * and validity equal, at sizes around warp boundaries up to 1 M rows and with strings of tens of KB.
+ * and validity equal, at sizes around warp boundaries up to 1 M rows and with strings of tens of KB (walked by a
+ * warp each rather than a lane).
  */
 @Tag("gpu")
 class CudaSubstringMatchesHostTest extends CudaVsHostTestBase {

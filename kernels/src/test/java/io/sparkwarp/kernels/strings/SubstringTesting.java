@@ -23,14 +23,14 @@ public final class SubstringTesting {
 
   /**
    * A string column of {@code rows} rows: 5% null, 5% empty, 10% bytes that are not UTF-8, the rest UTF-8 of 1 to
-   * 4-byte code points, mostly up to 40 bytes, 1 in 50 up to {@code longest}.
+   * 4-byte code points, mostly up to 40 bytes (a lane's walk), 1 in 10 up to {@code longest} (a warp's).
    */
   public static VarCharVector column(int rows, int longest, Random rnd, BufferAllocator allocator) {
     VarCharVector v = new VarCharVector("s", allocator);
     v.allocateNew();
     for (int i = 0; i < rows; i++) {
       double u = rnd.nextDouble();
-      int max = rnd.nextInt(50) == 0 ? longest : 40;
+      int max = rnd.nextInt(10) == 0 ? longest : 40;
       if (u < 0.05) v.setNull(i);
       else if (u < 0.1) v.setSafe(i, new byte[0]);
       else if (u < 0.2) v.setSafe(i, notUtf8(rnd, max));
