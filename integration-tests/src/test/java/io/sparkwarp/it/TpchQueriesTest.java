@@ -38,11 +38,12 @@ class TpchQueriesTest extends GpuTestBase {
    * device's 18 digits).
    */
   private static final Set<String> NO_GPU_JOIN = Set.of("Q1", "Q6", "Q15");
-  /** Spark's aggregate and sort operators, none of which a TPC-H plan keeps on the CPU. */
-  private static final Set<String> CPU_AGGREGATES_AND_SORTS = Set.of("HashAggregateExec", "ObjectHashAggregateExec",
-      "SortAggregateExec", "SortExec");
-  /** Queries with no filter on the GPU: Q22's filters are on substring(), which has no device version. */
-  private static final Set<String> NO_GPU_FILTER = Set.of("Q22");
+  /**
+   * Spark's aggregate, sort and project operators, none of which a TPC-H plan keeps on the CPU (Q22's projection
+   * computes its country code, substring(c_phone, 1, 2)).
+   */
+  private static final Set<String> CPU_OPERATORS = Set.of("HashAggregateExec", "ObjectHashAggregateExec",
+      "SortAggregateExec", "SortExec", "ProjectExec");
 
   @BeforeAll
   static void registerTpch() {
@@ -57,8 +58,7 @@ class TpchQueriesTest extends GpuTestBase {
   @MethodSource("queries")
   void matchesSpark(DemoQuery q) {
     String number = q.name().substring(0, q.name().indexOf(' '));
-    List<String> nodes = new ArrayList<>(List.of(ONTO_GPU, GPU_TO_HOST));
-    if (!NO_GPU_FILTER.contains(number)) nodes.add(FILTER);
+    List<String> nodes = new ArrayList<>(List.of(ONTO_GPU, GPU_TO_HOST, FILTER));
     if (!NO_GPU_JOIN.contains(number)) nodes.add(BROADCAST_HASH_JOIN);
     // an empty side (Q17's parts at this scale) must not let adaptive execution drop the join from the plan
     query(q.sql()).conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
@@ -97,7 +97,7 @@ class TpchQueriesTest extends GpuTestBase {
         .gpuNodes(nodes.toArray(String[]::new)).matchesCpu();
   }
 
-  /** No device batch downloaded only to be uploaded again, and no aggregate or sort left on the CPU. */
+  /** No device batch downloaded only to be uploaded again, and no aggregate, sort or projection left on the CPU. */
   private static void assertStaysOnDevice(String sql, Map<String, String> settings) {
     SparkPlan plan = withConf(settings, () -> {
       Dataset<Row> onGpu = spark().sql(sql);
@@ -106,7 +106,7 @@ class TpchQueriesTest extends GpuTestBase {
     });
     List<String> roundTrips = PlanNodes.roundTrips(plan);
     assertTrue(roundTrips.isEmpty(), "device batches downloaded only to be uploaded again: " + roundTrips);
-    List<String> onCpu = PlanNodes.names(plan).stream().filter(CPU_AGGREGATES_AND_SORTS::contains).toList();
+    List<String> onCpu = PlanNodes.names(plan).stream().filter(CPU_OPERATORS::contains).toList();
     assertTrue(onCpu.isEmpty(), onCpu + " left on the CPU: " + plan.treeString());
   }
 }

@@ -90,7 +90,7 @@ final class QueryGenerator {
   private String grouped() {
     List<String> keys = new ArrayList<>();
     for (int i = 0, n = r.nextInt(3); i < n; i++) {
-      String key = pick("k", "k2", "s", "dt", "b", "dec", "d", "v % 3");
+      String key = pick("k", "k2", "s", "dt", "b", "dec", "d", "v % 3", substring("s"));
       if (!keys.contains(key)) keys.add(key);
     }
     List<String> select = new ArrayList<>();
@@ -144,7 +144,7 @@ final class QueryGenerator {
   private String projections(String p, int n) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      out.add(switch (r.nextInt(12)) {
+      out.add(switch (r.nextInt(13)) {
         case 0 -> p + "v + " + p + "k";
         case 1 -> p + "v * 2";
         case 2 -> p + "dec - 1.5";
@@ -152,6 +152,7 @@ final class QueryGenerator {
         case 4 -> "CASE WHEN " + predicate(p, 0) + " THEN " + p + "v ELSE -1 END";
         case 5 -> p + "id % 7";
         case 6 -> "COALESCE(" + p + "k, " + p + "v)";
+        case 7 -> substring(p + "s");
         default -> p + pick("s", "d", "f", "dec", "dec18", "dt", "ts", "b", "k", "k2", "v", "id");
       });
     }
@@ -194,7 +195,21 @@ final class QueryGenerator {
       case 3 -> s + pick(" = ", " <> ", " <=> ", " < ", " >= ") + pick(STRING_LITERALS);
       case 4 -> s + pick(" IN ", " NOT IN ") + "(" + pick(STRING_LITERALS) + ", " + pick(STRING_LITERALS) + ")";
       case 5 -> s + " LIKE '" + pick(LIKE_PATTERNS) + "' ESCAPE '!'";
+      case 6 -> substring(s) + pick(" = ", " <> ", " < ") + pick(STRING_LITERALS);
       default -> s + pick(" LIKE ", " NOT LIKE ") + "'" + pick(LIKE_PATTERNS) + "'";
+    };
+  }
+
+  /**
+   * Spark's substring forms over a string column with literal arguments: positions from the start, 0, from the end
+   * and past the end; empty, negative and open lengths.
+   */
+  private String substring(String s) {
+    return switch (r.nextInt(3)) {
+      case 0 -> "substring(" + s + ", " + pick("1", "0", "2", "-1", "-3", "9") + ", " + pick("1", "2", "3", "0", "-1")
+          + ")";
+      case 1 -> "substr(" + s + ", " + pick("2", "-2", "0") + ")";
+      default -> "left(" + s + ", " + pick("1", "2", "0") + ")";
     };
   }
 

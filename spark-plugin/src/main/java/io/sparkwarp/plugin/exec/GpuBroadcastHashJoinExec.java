@@ -2,10 +2,10 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.join.JoinType;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.plugin.expr.ExpressionCompiler;
 import io.sparkwarp.plugin.expr.ExpressionSettings;
 import io.sparkwarp.plugin.runtime.TaskGpu;
+import io.sparkwarp.strings.MatchingProgram;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.broadcast.Broadcast;
@@ -84,8 +84,9 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
   /** The batches with the rows whose stream key is null dropped, on the device. */
   private static Iterator<ColumnarBatch> withNonNullKeys(Iterator<ColumnarBatch> batches, Expression keyIsNotNull,
       List<Attribute> output, String timeZone, TaskGpu gpu) {
-    ExprProgram program = ExpressionCompiler.compilePredicate(keyIsNotNull, output,
-        new ExpressionSettings(false, timeZone, family -> true)).program();
+    // with the string columns the key derives (a substring key reads its substring)
+    MatchingProgram program = ExpressionCompiler.compilePredicate(keyIsNotNull, output,
+        new ExpressionSettings(false, timeZone, family -> true)).matchingProgram();
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
@@ -95,7 +96,7 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
       @Override
       public ColumnarBatch next() {
         try (DeviceBatch joined = DeviceBatches.unwrap(batches.next())) {
-          return DeviceBatches.wrap(gpu.backend().expressions().filter(program, joined, gpu.stream()), output);
+          return DeviceBatches.wrap(program.filter(gpu.backend(), joined, gpu.stream()), output);
         }
       }
     };
