@@ -1,8 +1,8 @@
 // Spark's substring(str, pos, len) of a string column, pos and len constants (utf8.cuh): a substring is a run of its
 // string's bytes, so a lane per row finds that run, or a warp where the row is long (ranges), the host scans the
 // lengths into the new offsets (scan.cu) and reads back the total, and a warp per row copies the bytes (copy).
-// Validity is the input's, copied by the host. Host twin: io.sparkwarp.kernels.host.HostStringPrimitives.substring; orchestration:
-// io.sparkwarp.kernels.cuda.CudaSubstring.
+// Validity is the input's, copied by the host. Host twin: io.sparkwarp.kernels.host.HostStringPrimitives.substring;
+// orchestration: io.sparkwarp.kernels.cuda.CudaSubstring.
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/utf8.cuh"
 #include "sparkwarp/warp.cuh"

@@ -16,9 +16,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * substring, substr and left on the GPU as new string columns: in a projection (exact values, nulls included), as
- * a grouping key (TPC-H Q22's country code), compared in a filter, as join keys; over multi-byte UTF-8, empty strings, nulls,
- * short and long strings, with positions from the start, 0, from the end and past either end, and empty, negative
- * and saturating lengths. Arguments that are not literals keep the operator on the CPU with the reason.
+ * a grouping key (TPC-H Q22's country code), compared in a filter, as join keys; over multi-byte UTF-8, empty
+ * strings, nulls, short and long strings, with positions from the start, 0, from the end and past either end, and
+ * empty, negative and saturating lengths. Arguments that are not literals, and right(), keep the operator on the
+ * CPU with the reason.
  */
 class SubstringTest extends GpuTestBase {
   @BeforeAll
@@ -61,7 +62,9 @@ class SubstringTest extends GpuTestBase {
   }
 
   @Test
-  void argumentsThatAreNotLiteralsStayOnTheCpu() {
+  void unsupportedFormsStayOnTheCpu() {
     assertFallsBack("SELECT id, substring(s, 1, length(short_s)) FROM texts", "ProjectExec", "not an integer literal");
+    // right(s, n) is Spark's IF(s IS NULL, NULL, substring(s, -n, n)): a string-valued IF
+    assertFallsBack("SELECT id, right(s, 2) FROM texts", "ProjectExec", "string-valued If");
   }
 }

@@ -38,8 +38,10 @@ final class CudaSubstring {
       offsets = backend.allocate(4L * (rows + 1), stream);
       try {
         if (rows > 0) {
-          ranges.launchGridStride(rows, s, new KernelArgs().pointer(strings.validity()).pointer(strings.offsets())
-              .pointer(strings.data()).i64(rows).i32(pos).i32(len).pointer(begins).pointer(offsets));
+          // a warp per 32 rows
+          ranges.launchGridStride(32 * ((rows + 31L) / 32), s, new KernelArgs().pointer(strings.validity())
+              .pointer(strings.offsets()).pointer(strings.data()).i64(rows).i32(pos).i32(len).pointer(begins)
+              .pointer(offsets));
         }
         scan.exclusiveSum(offsets, rows, stream);
         backend.copyDeviceToHost(offsets, 4L * rows, total.address(), 4, stream);

@@ -48,8 +48,9 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The strongest oracle for Spark semantics: random Catalyst expressions over random rows (nulls, NaN, -0.0,
  * extremes, decimals, multi-byte strings and their substrings), compiled and run on the host backend (string
- * predicates and substrings included), against Catalyst's own interpreted evaluation row by row, in both ANSI modes. Where Spark throws, the program must fail at the same first row with
- * the same exception (class and message, via SparkErrors).
+ * predicates and substrings included), against Catalyst's own interpreted evaluation row by row, in both ANSI modes.
+ * Where Spark throws, the program must fail at the same first row with the same exception (class and message, via
+ * SparkErrors).
  */
 class CatalystOracleTest extends BackendTestBase {
   private static final int ROWS = 200;
