@@ -18,14 +18,7 @@
 
 #include "aggregate.cu"
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    cudaError_t e = (call);                                                                           \
-    if (e != cudaSuccess) {                                                                           \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));           \
-      exit(1);                                                                                        \
-    }                                                                                                 \
-  } while (0)
+#include "cuda_check.h"
 
 namespace {
 

@@ -12,14 +12,7 @@
 #include <random>
 #include <vector>
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    cudaError_t e = (call);                                                                           \
-    if (e != cudaSuccess) {                                                                           \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));           \
-      exit(1);                                                                                        \
-    }                                                                                                 \
-  } while (0)
+#include "cuda_check.h"
 
 int main(int argc, char** argv) {
   const size_t n = argc > 1 ? strtoull(argv[1], nullptr, 10) : 100000000ull;
