@@ -18,7 +18,7 @@
 
 #include "aggregate.cu"
 
-#include "cuda_check.h"
+#include "harness.h"
 
 namespace {
 
@@ -70,25 +70,6 @@ struct Column {
 };
 
 bool valid_at(const Column& c, int64_t r) { return (c.host_validity[r >> 5] >> (r & 31)) & 1u; }
-
-template <typename Launch>
-float median_ms(Launch launch) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int run = 0; run < 6; run++) {
-    CHECK(cudaEventRecord(start));
-    launch();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    if (run > 0) ms.push_back(t);  // the first is the warm-up
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 }  // namespace
 

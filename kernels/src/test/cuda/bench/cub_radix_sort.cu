@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "cuda_check.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   const size_t n = argc > 1 ? strtoull(argv[1], nullptr, 10) : 100000000ull;
@@ -36,22 +36,10 @@ int main(int argc, char** argv) {
                                         static_cast<int>(n)));
   void* d_temp;
   CHECK(cudaMalloc(&d_temp, temp_bytes));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int run = 0; run < 6; run++) {
-    CHECK(cudaEventRecord(start));
+  const double median = median_ms([&] {
     CHECK(cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
                                           static_cast<int>(n)));
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    if (run > 0) ms.push_back(t);  // the first is the warm-up
-  }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2];
+  });
   // check the order once
   std::vector<unsigned long long> sorted(n);
   CHECK(cudaMemcpy(sorted.data(), d_keys_out, n * 8, cudaMemcpyDeviceToHost));
