@@ -143,15 +143,24 @@ __device__ __forceinline__ void stage_and_write(S& s, const Payload& payload, in
   }
 }
 
+// What scatter_chunk calls before the ranking: nothing (the grouping's tiles know their positions already).
+struct NoEarlyCounts {
+  static constexpr bool COUNTS = false;
+  __device__ __forceinline__ void operator()(int32_t) const {}
+};
+
 // Ranks the chunk [chunk, end) (at most CHUNK rows) in shared memory and writes its payload out: warp w holds rows
 // chunk + w * WARP_ROWS + 32k + lane, so (warp, k, lane) is the input order, each warp ranks its rows k by k in its
 // own counts (stable), and a scan over (bucket, warp) turns those counts into chunk ranks. Each phase of the payload
 // is staged in shared memory in grouped order, then written out with consecutive threads at consecutive positions of
 // a bucket. place(total), called by every thread b once the chunk is ranked, with total = the chunk's rows of bucket
-// b (0 for b >= buckets), returns the output position of the first of them. Blocks of THREADS, buckets <= BUCKETS.
-template <typename Source, typename Payload, typename S, typename Place>
+// b (0 for b >= buckets), returns the output position of the first of them. With an Early whose COUNTS is true,
+// early(total) is called by every thread b as soon as the rows are loaded, before the ranking, with the same total
+// (counted by shared atomics): onesweep.cuh publishes it then, so that its successors' look-backs do not wait for
+// this chunk's ranking; a block then ranks only that chunk. Blocks of THREADS, buckets <= BUCKETS.
+template <typename Source, typename Payload, typename S, typename Place, typename Early = NoEarlyCounts>
 __device__ __forceinline__ void scatter_chunk(S& s, const Source& source, const Payload& payload, int64_t chunk,
-                                              int64_t end, int32_t buckets, Place place) {
+                                              int64_t end, int32_t buckets, Place place, Early early = {}) {
   const int warp = static_cast<int>(threadIdx.x >> 5);
   const int bucket = static_cast<int>(threadIdx.x);
   int bits = 0;  // the bucket bits that tell the buckets apart
@@ -163,6 +172,18 @@ __device__ __forceinline__ void scatter_chunk(S& s, const Source& source, const 
   typename Source::Item items[ITEMS];
   int32_t p[ITEMS];
   source.load(first, 32, end, items, p);
+  if constexpr (Early::COUNTS) {
+    // s.shift holds the counts until the ranking sets it: a block of early counts ranks one chunk (onesweep.cuh), so
+    // no earlier chunk's writes still read it
+    s.shift[bucket] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      if (p[k] >= 0) atomicAdd(&s.shift[p[k]], 1);
+    }
+    __syncthreads();
+    early(s.shift[bucket]);
+  }
   // rank: this warp's counts are its own (the previous chunk's readers of them were this warp's lanes)
   int32_t* counts = s.warp_counts[warp];
 #pragma unroll

@@ -4,10 +4,11 @@
 // Where a pass goes: row i of digit d lands at (rows of digits below d) + (rows of digit d before i). The first term
 // comes from histograms of every pass's digit, counted in one read of the keys before the first pass
 // (digit_counts). The second needs the counts of digit d in every earlier tile: instead of a count kernel that reads
-// the keys once more and a scan of its matrix, each tile publishes its counts as soon as it has ranked them and adds
+// the keys once more and a scan of its matrix, each tile publishes its counts as soon as it has counted them and adds
 // up its predecessors' (decoupled look-back, Merrill & Garland 2016). Tiles are handed out in order by an atomic
-// counter, so every predecessor of a tile is already running and will publish (no deadlock whatever the schedule);
-// the look-back mostly stops at the tile before, whose inclusive prefix is out by then.
+// counter, so every predecessor of a tile is already running and will publish (no deadlock whatever the schedule).
+// A tile publishes its own counts before it ranks its rows and looks back after, so the look-back mostly finds the
+// tiles before it published.
 //
 // Bytes a row and pass for (int64 word, int32 row id): read 12, write 12 (the first pass reads the key columns
 // instead, the last writes only the id), against 20 read and 12 written with a count kernel; plus one 8-byte read a
@@ -107,6 +108,20 @@ struct PassShared {
   int64_t tile;  // the tile the block was handed
 };
 
+// A tile publishes its counts as soon as it has loaded its rows (CUB's early counts): its aggregate, or tile 0 its
+// inclusive prefix, before it ranks them, and looks back only after its ranking. Publishing after the ranking made
+// every look-back wait for the predecessors' rankings: 12.5 against 11.8 ms for 100 M int64 keys on an H200.
+struct EarlyCounts {
+  uint64_t* own;
+  int64_t tile;
+  int32_t start;
+  bool live;
+  static constexpr bool COUNTS = true;
+  __device__ __forceinline__ void operator()(int32_t total) const {
+    if (live) publish(own, (tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE) | static_cast<uint64_t>(start + total));
+  }
+};
+
 // One stable pass: the Payload of row i goes to (rows of digits below its digit p) + (its rank among the rows of
 // digit p), p = the Source's bucket of row i, below buckets <= BUCKETS; counts[p] = the rows of digit p (this pass's
 // digit_counts). One block a tile of CHUNK rows, ceil(n / CHUNK) blocks of THREADS; lookback (a word a (tile,
@@ -124,19 +139,17 @@ __device__ __forceinline__ void pass(const Source& source, const Payload& payloa
   const int32_t start =
       tile == 0 ? block_exclusive_sum(digit < buckets ? counts[digit] : 0, s.scatter.warp_sums) : 0;
   const int64_t chunk = tile * CHUNK;
+  const bool live = digit < buckets;
+  uint64_t* own = lookback + tile * BUCKETS + digit;
   block_grouping::scatter_chunk(s.scatter, source, payload, chunk, chunk + CHUNK < n ? chunk + CHUNK : n, buckets,
                                 [&](int32_t total) -> int64_t {
-                                  if (digit >= buckets) return 0;
-                                  uint64_t* own = lookback + tile * BUCKETS + digit;
-                                  if (tile == 0) {
-                                    publish(own, FLAG_PREFIX | static_cast<uint64_t>(start + total));
-                                    return start;
-                                  }
-                                  publish(own, FLAG_AGGREGATE | static_cast<uint64_t>(total));
+                                  if (!live) return 0;
+                                  if (tile == 0) return start;  // its prefix is out already
                                   const int64_t before = look_back(lookback, tile, digit);
                                   publish(own, FLAG_PREFIX | static_cast<uint64_t>(before + total));
                                   return before;
-                                });
+                                },
+                                EarlyCounts{own, tile, start, live});
 }
 
 }  // namespace onesweep
