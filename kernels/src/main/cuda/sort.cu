@@ -183,11 +183,12 @@ extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
   onesweep::digit_counts(WordSource{words, 0, 0}, n, plan, counts);
 }
 
-// The same over the words packed from the key columns: the histograms before the first pass.
+// The same over the words packed from the key columns: the histograms before the first pass; the words are also
+// written to packed[0, n) unless it is null.
 extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
     sw_sort_digit_counts_keys(const __grid_constant__ sort_keys::PackedKeys keys, int64_t n,
-                              const __grid_constant__ onesweep::DigitPlan plan, int32_t* counts) {
-  onesweep::digit_counts(KeySource{&keys, 0, 0}, n, plan, counts);
+                              const __grid_constant__ onesweep::DigitPlan plan, int32_t* counts, uint64_t* packed) {
+  onesweep::digit_counts(KeySource{&keys, 0, 0}, n, plan, counts, packed);
 }
 
 static_assert(sizeof(onesweep::CountsShared) == 8192, "CudaSortPrimitives.COUNTS_SHARED_BYTES");

@@ -370,7 +370,8 @@ std::vector<Digit> digits_of(uint64_t varying) {
 // The pair passes as CudaSortPrimitives launches them: one histogram kernel for every pass (over the words packed
 // from keys where words is null), then per pass a zeroed look-back and tile counter and a block a tile of
 // block_grouping::CHUNK rows. The emulation runs the blocks in turn, in tile order, so a look-back finds the tile
-// before published (look_back_waits checks the waiting on many). The first pass reads keys or words, every pass
+// before published (look_back_waits checks the waiting on many). The first pass reads keys or words (those the
+// histograms packed, as DeviceSort has it with three passes or more), every pass
 // writes the other of two pair buffers (the last only the ids); each pass is checked to leave its digits in order
 // and the histograms to count every row. Returns the row ids.
 std::vector<int32_t> pair_passes(const sparkwarp::sort_keys::PackedKeys* keys, const uint64_t* words, int64_t n,
@@ -384,11 +385,20 @@ std::vector<int32_t> pair_passes(const sparkwarp::sort_keys::PackedKeys* keys, c
   const int64_t tiles = (n + block_grouping::CHUNK - 1) / block_grouping::CHUNK;
   std::vector<int32_t> counts(block_grouping::BUCKETS * digits.size(), 0);
   const int threads = block_grouping::THREADS;
+  // as DeviceSort: with three passes or more the histograms write out the words they pack, and the first pass reads
+  // those instead of the key columns
+  const bool pack_words = keys != nullptr && digits.size() >= 3;
+  std::vector<uint64_t> packed(pack_words ? n + 1 : 0);
+  if (pack_words) packed[n] = 0x5a5a;
   // two blocks where there are two chunks, so that a block loops over chunks
   launch_blocks_in_turn(tiles < 2 ? 1 : 2, threads, [&] {
-    if (keys != nullptr) sw_sort_digit_counts_keys(*keys, n, plan, counts.data());
+    if (keys != nullptr) sw_sort_digit_counts_keys(*keys, n, plan, counts.data(), pack_words ? packed.data() : nullptr);
     else sw_sort_digit_counts(words, n, plan, counts.data());
   });
+  if (pack_words) {
+    expect(packed[n] == 0x5a5a, what + ": no word packed past the rows", packed[n], 0x5a5a);
+    words = packed.data();
+  }
   std::vector<uint64_t> out_words[2] = {std::vector<uint64_t>(n + 1), std::vector<uint64_t>(n + 1)};
   std::vector<int32_t> ids[2] = {std::vector<int32_t>(n + 1, -7), std::vector<int32_t>(n + 1, -7)};
   const uint64_t* words_in = words;
@@ -407,7 +417,7 @@ std::vector<int32_t> pair_passes(const sparkwarp::sort_keys::PackedKeys* keys, c
     std::vector<uint64_t> lookback(tiles * block_grouping::BUCKETS, 0);
     uint32_t next_tile = 0;
     launch_blocks_in_turn(static_cast<int>(tiles), threads, [&] {
-      if (pass == 0 && keys != nullptr) {
+      if (pass == 0 && words == nullptr) {
         sw_sort_pairs_keys(*keys, shift, n, buckets, pass_counts, lookback.data(), &next_tile, ids_in, words_out,
                            ids_out);
       } else {

@@ -73,11 +73,12 @@ struct CountsShared {
 };
 
 // counts[p * BUCKETS + d] += the rows of [0, n) whose digit of pass p is d, for every pass of plan: each block
-// counts chunks in shared memory, then adds its counts in (counts zeroed before). Blocks of THREADS; Source as
-// block_grouping.cuh's, with Item the row's word (its buckets are not used).
+// counts chunks in shared memory, then adds its counts in (counts zeroed before); words_out, unless null, gets
+// every row's word. Blocks of THREADS; Source as block_grouping.cuh's, with Item the row's word (its buckets are not
+// used).
 template <typename Source>
 __device__ __forceinline__ void digit_counts(const Source& source, int64_t n, const DigitPlan& plan,
-                                             int32_t* counts) {
+                                             int32_t* counts, uint64_t* words_out = nullptr) {
   CountsShared& s = block_grouping::shared<CountsShared>();
   for (int p = 0; p < plan.passes; p++) s.counts[p][threadIdx.x] = 0;
   __syncthreads();
@@ -87,6 +88,12 @@ __device__ __forceinline__ void digit_counts(const Source& source, int64_t n, co
     uint64_t words[ITEMS];
     int32_t unused[ITEMS];
     source.load(first, THREADS, end, words, unused);
+    if (words_out != nullptr) {
+#pragma unroll
+      for (int k = 0; k < ITEMS; k++) {
+        if (first + k * THREADS < end) words_out[first + k * THREADS] = words[k];
+      }
+    }
     for (int p = 0; p < plan.passes; p++) {
       const uint32_t mask = (1u << plan.bits[p]) - 1;
 #pragma unroll

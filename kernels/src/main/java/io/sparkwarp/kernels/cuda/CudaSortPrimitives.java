@@ -87,8 +87,8 @@ final class CudaSortPrimitives implements SortPrimitives {
 
   @Override
   public void digitCounts(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes,
-      DeviceBuffer counts, DeviceStream stream) {
-    SortPrimitives.checkCountArguments(keys, words, rows, passes, counts);
+      DeviceBuffer counts, DeviceBuffer packed, DeviceStream stream) {
+    SortPrimitives.checkCountArguments(keys, words, rows, passes, counts, packed);
     backend.fill(counts, 0, 4L * DIGIT_CELLS * passes.size(), (byte) 0, stream);
     if (rows == 0) return;
     CudaKernel kernel = words == null ? digitCountsKeys : digitCounts;
@@ -97,8 +97,9 @@ final class CudaSortPrimitives implements SortPrimitives {
         * backend.context().device().multiprocessors();
     int blocks = (int) Math.min(resident, (rows + TILE_ROWS - 1L) / TILE_ROWS);
     KernelArgs args = words == null ? new KernelArgs().struct(packedKeys(keys)) : new KernelArgs().pointer(words);
-    kernel.launch(blocks, THREADS, COUNTS_SHARED_BYTES, CudaStream.of(stream),
-        args.i64(rows).struct(digitPlan(passes)).pointer(counts));
+    args.i64(rows).struct(digitPlan(passes)).pointer(counts);
+    if (words == null) orderOrNull(args, packed);
+    kernel.launch(blocks, THREADS, COUNTS_SHARED_BYTES, CudaStream.of(stream), args);
   }
 
   @Override

@@ -98,11 +98,12 @@ final class HostSortPrimitives implements SortPrimitives {
 
   @Override
   public void digitCounts(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes,
-      DeviceBuffer counts, DeviceStream stream) {
-    SortPrimitives.checkCountArguments(keys, words, rows, passes, counts);
+      DeviceBuffer counts, DeviceBuffer packed, DeviceStream stream) {
+    SortPrimitives.checkCountArguments(keys, words, rows, passes, counts, packed);
     int[] cells = new int[DIGIT_CELLS * passes.size()];
     for (int i = 0; i < rows; i++) {
       long w = word(keys, words, i);
+      if (packed != null) MemoryUtil.putLong(packed.address() + 8L * i, w);
       for (int p = 0; p < passes.size(); p++) {
         PackedKeys.Pass pass = passes.get(p);
         cells[DIGIT_CELLS * p + digit(w, pass.shift(), pass.bits())]++;

@@ -63,7 +63,8 @@ public final class DeviceSort {
 
   /**
    * Runs the pair passes of {@code packed}: the digit histograms of all of them first, in one read of the key
-   * columns; then the first pass packs the words from them, each pass writes (word, row id) pairs into the other of
+   * columns, which also writes the packed words where there are three passes or more (with fewer the first pass
+   * packs them from the key columns itself); each pass writes (word, row id) pairs into the other of
    * two pair buffers, the last only the row ids, into {@code order}; or, where a last pass places the first key's
    * nulls, into a spare that pass groups into {@code order}.
    */
@@ -81,9 +82,11 @@ public final class DeviceSort {
       // the ids of the pairs' last pass go where the null pass, if any, reads them
       DeviceBuffer last = nullPass != null ? spare : order;
       DeviceBuffer other = nullPass != null ? order : spare;
-      DeviceBuffer words = null;  // the first pass packs them
+      // the histograms pack the words into the buffer the first pass does not write, where there are three passes
+      // or more (the first pass packing them again from the key columns costs a third more than a pass over words)
+      DeviceBuffer words = wordsB;
       DeviceBuffer ids = null;  // the identity order
-      sorts.digitCounts(packed, null, rows, passes, counts, stream);
+      sorts.digitCounts(packed, null, rows, passes, counts, words, stream);
       for (int p = 0; p < count; p++) {
         PackedKeys.Pass pass = passes.get(p);
         DeviceBuffer idsOut = (count - 1 - p) % 2 == 0 ? last : other;

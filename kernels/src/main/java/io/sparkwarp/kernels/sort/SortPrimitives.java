@@ -59,11 +59,12 @@ public interface SortPrimitives {
    * The digit histograms of every pass of a run of {@link #pairPass}es, in one read of the words: counts[p *
    * {@link #DIGIT_CELLS} + d] (int32, every cell written) = the rows whose word has digit d in pass p of
    * {@code passes} (bits [shift, shift + bits) of the word), for rows [0, rows). The words are {@code words}, or
-   * where that is null packed from the key columns of {@code keys} as {@link #pairPass} packs them. At most
-   * {@link #MAX_PASSES} passes.
+   * where that is null packed from the key columns of {@code keys} as {@link #pairPass} packs them; then, unless
+   * {@code packed} is null, also written to packed[0, rows) (uint64), so that the first pass reads them as words
+   * instead of packing them again. At most {@link #MAX_PASSES} passes.
    */
   void digitCounts(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes, DeviceBuffer counts,
-      DeviceStream stream);
+      DeviceBuffer packed, DeviceStream stream);
 
   /**
    * One stable pass over (word, row id) pairs: out[j] for j in [0, rows) = the pairs grouped by digit bits [shift,
@@ -99,8 +100,12 @@ public interface SortPrimitives {
 
   /** The argument checks both backends make before {@link #digitCounts}. */
   static void checkCountArguments(PackedKeys keys, DeviceBuffer words, int rows, List<PackedKeys.Pass> passes,
-      DeviceBuffer counts) {
+      DeviceBuffer counts, DeviceBuffer packed) {
     checkWords(keys, words, rows);
+    if (packed != null) {
+      if (keys == null) throw new IllegalArgumentException("only words packed from key columns are written out");
+      packed.checkRange(0, 8L * rows);
+    }
     if (passes.isEmpty() || passes.size() > MAX_PASSES) {
       throw new IllegalArgumentException(passes.size() + " passes (1 to " + MAX_PASSES + ")");
     }

@@ -198,7 +198,8 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
       if (wordsOut != null) backend.fill(wordsOut, 0, wordsOut.size(), UNWRITTEN, stream);
       backend.fill(idsOut, 0, idsOut.size(), UNWRITTEN, stream);
       try (DeviceBuffer counts = backend.allocate(4L * SortPrimitives.DIGIT_CELLS, stream)) {
-        backend.sorts().digitCounts(keys, in, rows, List.of(new PackedKeys.Pass(digit[0], digit[1])), counts, stream);
+        backend.sorts().digitCounts(keys, in, rows, List.of(new PackedKeys.Pass(digit[0], digit[1])), counts, null,
+            stream);
         backend.sorts().pairPass(keys, in, idsIn, rows, digit[0], digit[1], counts, 0, wordsOut, idsOut, stream);
         long[] outWords = wordsOut == null ? null : DeviceReadback.longs(backend, wordsOut, rows + 1, stream);
         return new Pairs(RowIds.download(backend, idsOut, rows + 1, stream), outWords);
@@ -209,7 +210,7 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
   /**
    * sort.cu's histograms of every pass against the host's: fresh random words of a few distinct values or any, with
    * a constant digit (bits [24, 32) the same in every row), from no rows through one tile to many; and the histograms
-   * of words packed from key columns by the passes their plan makes.
+   * of words packed from key columns by the passes their plan makes, with the packed words they write out.
    */
   @Test
   void digitCountsMatch() {
@@ -230,6 +231,7 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
       try {
         assertArrayEquals(digitCounts(host, columns, null, null), digitCounts(cuda, columns, null, null),
             rows + " rows packed");
+        assertArrayEquals(packedWords(host, columns), packedWords(cuda, columns), rows + " packed words");
       } finally {
         Closeables.closeAll(columns);
       }
@@ -242,6 +244,16 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
    * counts).
    */
   private int[] digitCounts(Backend backend, List<FieldVector> columns, long[] words, List<PackedKeys.Pass> passes) {
+    return (int[]) countWords(backend, columns, words, passes, false);
+  }
+
+  /** The words {@link SortPrimitives#digitCounts} packs from {@code columns} and writes out (none: no words). */
+  private long[] packedWords(Backend backend, List<FieldVector> columns) {
+    return (long[]) countWords(backend, columns, null, null, true);
+  }
+
+  private Object countWords(Backend backend, List<FieldVector> columns, long[] words, List<PackedKeys.Pass> passes,
+      boolean packedOut) {
     int rows = words != null ? words.length : columns.get(0).getValueCount();
     try (DeviceStream stream = backend.newStream();
         DeviceBatch batch = columns == null ? null : ArrowUpload.upload(backend, columns, stream);
@@ -250,13 +262,15 @@ class CudaSortMatchesHostTest extends CudaVsHostTestBase {
       if (batch != null) {
         List<SortKey> sortKeys = List.of(new SortKey(0, false, true), new SortKey(1, true, false));
         keys = PackedKeys.plan(batch, sortKeys, KeyStatistics.read(backend, batch, sortKeys, stream));
-        if (keys == null) return new int[0];
+        if (keys == null) return packedOut ? new long[0] : new int[0];
         passes = keys.passes();
       }
       int cells = SortPrimitives.DIGIT_CELLS * passes.size();
-      try (DeviceBuffer counts = backend.allocate(4L * cells, stream)) {
-        backend.sorts().digitCounts(keys, in, rows, passes, counts, stream);
-        return RowIds.download(backend, counts, cells, stream);
+      try (DeviceBuffer counts = backend.allocate(4L * cells, stream);
+          DeviceBuffer packed = packedOut ? backend.allocate(8L * rows, stream) : null) {
+        backend.sorts().digitCounts(keys, in, rows, passes, counts, packed, stream);
+        return packedOut ? DeviceReadback.longs(backend, packed, rows, stream)
+            : RowIds.download(backend, counts, cells, stream);
       }
     }
   }
