@@ -43,8 +43,9 @@ enum PageKind : int64_t {
 // ParquetPrimitives' physical types (PhysicalType ordinals).
 enum Physical : int32_t {
   P_BOOLEAN = 0, P_INT32 = 1, P_INT64 = 2, P_FLOAT = 3, P_DOUBLE = 4, P_FIXED = 5, P_BYTES = 6, P_INT96 = 7,
-  P_UINT32 = 8,       // INT32 holding an unsigned value: zero-extended
-  P_INT64_MILLIS = 9  // INT64 milliseconds: times 1000, overflow an error
+  P_UINT32 = 8,        // INT32 holding an unsigned value: zero-extended
+  P_INT64_MILLIS = 9,  // INT64 milliseconds: times 1000, overflow an error
+  P_UINT64 = 10        // INT64 holding an unsigned value: zero-extended into 16 bytes
 };
 
 __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_length) {
@@ -54,6 +55,7 @@ __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_len
     case P_FLOAT: return 4;
     case P_INT64:
     case P_INT64_MILLIS:
+    case P_UINT64:
     case P_DOUBLE: return 8;
     case P_FIXED: return type_length;
     case P_INT96: return 12;
@@ -64,7 +66,8 @@ __device__ __forceinline__ int physical_width(int32_t physical, int32_t type_len
 // Whether a page of `kind` may hold values of `physical` (`width` bytes each): the encodings that are not
 // for every type. The planner only hands over such pages; this keeps a wrong table from reading out of bounds.
 __device__ __forceinline__ bool encoding_fits(int64_t kind, int32_t physical, int width) {
-  const bool integer = physical == P_INT32 || physical == P_UINT32 || physical == P_INT64 || physical == P_INT64_MILLIS;
+  const bool integer = physical == P_INT32 || physical == P_UINT32 || physical == P_INT64 || physical == P_INT64_MILLIS ||
+                       physical == P_UINT64;
   const bool small_fixed = physical == P_FIXED && width >= 1 && width <= 8;  // rebuilt or gathered in 8 bytes
   switch (kind) {
     case DELTA_BINARY_PACKED: return integer;
@@ -335,7 +338,8 @@ __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* d
 }
 
 // One warp per data page: fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows to byte/short
-// or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later).
+// or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later);
+// unsigned 64-bit integers fill 16 bytes, their upper 8 zero (other values wider than 8 bytes sign-extend).
 // BYTE_STREAM_SPLIT values gather their bytes from the page's streams, a lane a value (each stream read coalesced).
 extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDesc* table, int32_t page_count,
                                               int32_t physical, int32_t type_length, const uint8_t* defined,
@@ -384,7 +388,10 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
         }
       }
       uint8_t* o = out + row * out_width;
-      for (int b = 0; b < out_width; b++) o[b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
+      const uint64_t high = physical == P_UINT64 || v >= 0 ? 0 : ~0ULL;
+      for (int b = 0; b < out_width; b++) {
+        o[b] = static_cast<uint8_t>((b < 8 ? static_cast<uint64_t>(v) : high) >> (8 * (b & 7)));
+      }
     });
     if (__any_sync(FULL_WARP, overflow) && lane_id() == 0) status[pg] = PQ_OVERFLOW;
   });

@@ -242,7 +242,11 @@ final class HostParquetPrimitives implements ParquetPrimitives {
             if (outWidth == 0) {
               if (v != 0) setBit(data, row);
             } else {
-              for (int b = 0; b < outWidth; b++) MemoryUtil.putByte(data + (long) row * outWidth + b, (byte) (v >>> 8 * b));
+              // past 8 bytes: zeros for unsigned 64-bit integers, else the sign
+              long high = spec.physical() == PhysicalType.UINT64 || v >= 0 ? 0 : -1;
+              for (int b = 0; b < outWidth; b++) {
+                MemoryUtil.putByte(data + (long) row * outWidth + b, (byte) ((b < 8 ? v : high) >>> 8 * (b & 7)));
+              }
             }
           });
         }
@@ -394,7 +398,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
   /** parquet.cu's encoding_fits: whether a page of {@code kind} may hold values of {@code physical}. */
   private static boolean encodingFits(PageTable.Kind kind, PhysicalType physical, int width) {
     boolean integer = switch (physical) {
-      case INT32, UINT32, INT64, INT64_MILLIS -> true;
+      case INT32, UINT32, INT64, INT64_MILLIS, UINT64 -> true;
       default -> false;
     };
     boolean smallFixed = physical == PhysicalType.FIXED_LEN_BYTE_ARRAY && width >= 1 && width <= 8;

@@ -34,6 +34,7 @@ public record ColumnSpec(PhysicalType physical, int typeLength, DeviceType outpu
       case INT96 -> output.kind() == DeviceType.Kind.TIMESTAMP && output.timeZone() != null;
       case UINT32 -> output.kind() == DeviceType.Kind.LONG;
       case INT64_MILLIS -> output.kind() == DeviceType.Kind.TIMESTAMP;
+      case UINT64 -> output.kind() == DeviceType.Kind.DECIMAL128 && output.scale() == 0;
     };
     return ok ? Optional.empty()
         : Optional.of("parquet " + physical.name().toLowerCase(java.util.Locale.ROOT)

@@ -11,7 +11,9 @@ public enum PhysicalType {
   /** INT32 holding an unsigned 32-bit integer: zero-extended into a long. */
   UINT32,
   /** INT64 timestamps in milliseconds: times 1000 into microseconds, an overflow an error (as Spark's reader). */
-  INT64_MILLIS;
+  INT64_MILLIS,
+  /** INT64 holding an unsigned 64-bit integer: zero-extended into a 128-bit decimal (Spark's decimal(20,0)). */
+  UINT64;
 
   /** The Julian day of 1970-01-01, and microseconds per day: what INT96 timestamps count from and in. */
   public static final long JULIAN_DAY_OF_EPOCH = 2_440_588;
@@ -21,7 +23,7 @@ public enum PhysicalType {
   public int width(int typeLength) {
     return switch (this) {
       case INT32, FLOAT, UINT32 -> 4;
-      case INT64, DOUBLE, INT64_MILLIS -> 8;
+      case INT64, DOUBLE, INT64_MILLIS, UINT64 -> 8;
       case FIXED_LEN_BYTE_ARRAY -> typeLength;
       case INT96 -> 12;
       case BOOLEAN, BYTE_ARRAY -> 0;

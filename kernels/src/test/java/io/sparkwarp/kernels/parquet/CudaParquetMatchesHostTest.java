@@ -137,10 +137,10 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
   void convertingFormsMatch() {
     for (ColumnSpec spec : ParquetTesting.CONVERTING) {
       for (int round = 0; round < 8; round++) {
-        try (FieldVector values = ParquetTesting.values(spec.output(), rnd.nextInt(20_000), rnd.nextBoolean(), rnd,
+        try (FieldVector values = ParquetTesting.valuesFor(spec, rnd.nextInt(20_000), rnd.nextBoolean(), rnd,
             allocator)) {
           boolean small = round % 2 == 0;  // else most milliseconds overflow: both must say so
-          if (small) ParquetTesting.shrink(values);
+          if (small) ParquetTesting.shrinkMillis(spec, values);
           EncodedColumn c = EncodedColumn.encode(values, spec, rnd);
           FieldVector fromHost = decodedOrNull(host, c);
           FieldVector fromCuda = decodedOrNull(cuda, c);

@@ -95,7 +95,8 @@ public final class EncodedColumn {
   public static List<PageTable.Kind> valueEncodings(PhysicalType physical) {
     return switch (physical) {
       case BOOLEAN -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.RLE_BOOLEAN);
-      case INT32, UINT32, INT64, INT64_MILLIS -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.DELTA_BINARY_PACKED,
+      case INT32, UINT32, INT64, INT64_MILLIS, UINT64 -> List.of(PageTable.Kind.PLAIN,
+          PageTable.Kind.DELTA_BINARY_PACKED,
           PageTable.Kind.BYTE_STREAM_SPLIT);
       case FLOAT, DOUBLE -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.BYTE_STREAM_SPLIT);
       case FIXED_LEN_BYTE_ARRAY -> List.of(PageTable.Kind.PLAIN, PageTable.Kind.DELTA_BYTE_ARRAY,
@@ -310,10 +311,16 @@ public final class EncodedColumn {
     return b;
   }
 
-  /** Row r's value as Parquet stores it: integers sign-extended, floats as their bits, decimals unscaled. */
+  /**
+   * Row r's value as Parquet stores it: integers sign-extended, floats as their bits, decimals unscaled, unsigned
+   * 64-bit integers (0 to 2^64 - 1) as their low 64 bits.
+   */
   long raw(FieldVector values, int r) {
     if (values instanceof BitVector b) return b.get(r);
-    if (values instanceof DecimalVector d) return ((BigDecimal) d.getObject(r)).unscaledValue().longValueExact();
+    if (values instanceof DecimalVector d) {
+      java.math.BigInteger unscaled = ((BigDecimal) d.getObject(r)).unscaledValue();
+      return spec.physical() == PhysicalType.UINT64 ? unscaled.longValue() : unscaled.longValueExact();
+    }
     long at = (long) r * spec.output().width();
     return switch (spec.output().width()) {
       case 1 -> values.getDataBuffer().getByte(at);

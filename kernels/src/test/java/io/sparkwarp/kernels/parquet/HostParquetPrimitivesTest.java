@@ -14,12 +14,14 @@ import io.sparkwarp.kernels.testing.RandomVectors;
 import io.sparkwarp.kernels.testing.VectorAssertions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.values.ValuesWriter;
@@ -268,6 +270,29 @@ class HostParquetPrimitivesTest extends BackendTestBase {
         FieldVector v = ParquetTesting.download(backend, c, pageable, stream)) {
       assertEquals(-3000L, v.getDataBuffer().getLong(0));
       assertEquals((1L << 40) * 1000, v.getDataBuffer().getLong(8));
+    }
+  }
+
+  @Test
+  void unsigned64BitIntegersFillSixteenBytesWithoutSign() {
+    // a dictionary of 2^64 - 1 and 2^63, three indices 0,1,1 (one bit-packed group of 1-bit indices), then a PLAIN
+    // page of 0 and 2^63 - 1: Spark reads each as the decimal(20,0) of its unsigned value
+    ByteBuffer pages = ByteBuffer.allocate(16 + 3 + 16).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(-1).putLong(Long.MIN_VALUE).put((byte) 1).put((byte) 3).put((byte) 0b110)
+        .putLong(0).putLong(Long.MAX_VALUE);
+    PageTable table = new PageTable(0);
+    int dictionary = table.addDictionary(0, 16, 2);
+    table.addData(16, 3, -1, 3, PageTable.Kind.DICTIONARY_ENCODED, dictionary);
+    table.addData(19, 16, -1, 2, PageTable.Kind.PLAIN, -1);
+    try (DeviceColumn c = decodeRaw(pages.array(), table, new ColumnSpec(PhysicalType.UINT64, 0,
+        DeviceType.decimal(20, 0)));
+        FieldVector v = ParquetTesting.download(backend, c, pageable, stream)) {
+      BigInteger top = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+      List<BigInteger> expected = List.of(top, BigInteger.ONE.shiftLeft(63), BigInteger.ONE.shiftLeft(63),
+          BigInteger.ZERO, BigInteger.valueOf(Long.MAX_VALUE));
+      for (int r = 0; r < expected.size(); r++) {
+        assertEquals(expected.get(r), ((DecimalVector) v).getObject(r).unscaledValue(), "row " + r);
+      }
     }
   }
 

@@ -75,9 +75,9 @@ class ParquetKernelsOnCpuTest {
       // the stored forms that convert: unsigned 32-bit integers, milliseconds (small values, and any: overflow)
       for (ColumnSpec spec : ParquetTesting.CONVERTING) {
         for (boolean small : new boolean[] {true, false}) {
-          try (FieldVector values = ParquetTesting.values(spec.output(), rnd.nextInt(3000), rnd.nextBoolean(), rnd,
+          try (FieldVector values = ParquetTesting.valuesFor(spec, rnd.nextInt(3000), rnd.nextBoolean(), rnd,
               allocator)) {
-            if (small) ParquetTesting.shrink(values);
+            if (small) ParquetTesting.shrinkMillis(spec, values);
             Path dir = work.resolve("case" + index++);
             write(host, stream, EncodedColumn.encode(values, spec, rnd), dir);
             harness.run(dir, seed);

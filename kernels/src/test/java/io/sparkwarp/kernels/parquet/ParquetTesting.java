@@ -9,17 +9,24 @@ import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.memory.HostBlock;
 import io.sparkwarp.kernels.testing.RandomVectors;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 
 /** Shared by the Parquet primitive tests: random columns with repeats, and the scan's steps on one backend. */
 final class ParquetTesting {
-  /** The stored forms that convert on the way: unsigned 32-bit integers, millisecond timestamps (both kinds). */
+  /**
+   * The stored forms that convert on the way: unsigned 32- and 64-bit integers, millisecond timestamps (both kinds).
+   */
   static final List<ColumnSpec> CONVERTING = List.of(new ColumnSpec(PhysicalType.UINT32, 0, DeviceType.LONG),
+      new ColumnSpec(PhysicalType.UINT64, 0, DeviceType.decimal(20, 0)),
       new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp("UTC")),
       new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp(null)));
 
@@ -65,10 +72,11 @@ final class ParquetTesting {
 
   /**
    * {@code rows} values for a column of {@code spec}, some null when {@code nulls}: byte arrays as
-   * {@link #sharedPrefixStrings}, the rest as {@link #values} (unsigned 32-bit integers in their range).
+   * {@link #sharedPrefixStrings}, the rest as {@link #values} (unsigned integers in their range).
    */
   static FieldVector valuesFor(ColumnSpec spec, int rows, boolean nulls, Random rnd, BufferAllocator allocator) {
     if (spec.physical() == PhysicalType.BYTE_ARRAY) return sharedPrefixStrings(spec.output(), rows, nulls, rnd, allocator);
+    if (spec.physical() == PhysicalType.UINT64) return unsigned64(rows, nulls, rnd, allocator);
     FieldVector v = values(spec.output(), rows, nulls, rnd, allocator);
     if (spec.physical() == PhysicalType.UINT32) {
       for (int r = 0; r < rows; r++) v.getDataBuffer().setLong(8L * r, v.getDataBuffer().getLong(8L * r) & 0xffffffffL);
@@ -117,8 +125,28 @@ final class ParquetTesting {
     return out.toByteArray();
   }
 
-  /** Divides every 64-bit value by 2^12: milliseconds that convert to microseconds without overflow. */
-  static void shrink(FieldVector values) {
+  /**
+   * {@code rows} unsigned 64-bit integers as decimal(20,0), some null when {@code nulls}: {@link #values}' longs read
+   * as unsigned, so half are 2^63 or more (2^64 - 1 among them when -1 is drawn).
+   */
+  private static FieldVector unsigned64(int rows, boolean nulls, Random rnd, BufferAllocator allocator) {
+    try (BigIntVector longs = (BigIntVector) values(DeviceType.LONG, rows, nulls, rnd, allocator)) {
+      DecimalVector v = new DecimalVector("c", allocator, 20, 0);
+      v.allocateNew(rows);
+      for (int r = 0; r < rows; r++) {
+        if (!longs.isNull(r)) v.set(r, new BigDecimal(new BigInteger(Long.toUnsignedString(longs.get(r)))));
+      }
+      v.setValueCount(rows);
+      return v;
+    }
+  }
+
+  /**
+   * Divides every value of a millisecond column by 2^12: milliseconds that convert to microseconds without overflow
+   * (other columns stay as they are).
+   */
+  static void shrinkMillis(ColumnSpec spec, FieldVector values) {
+    if (spec.physical() != PhysicalType.INT64_MILLIS) return;
     for (int r = 0; r < values.getValueCount(); r++) {
       values.getDataBuffer().setLong(8L * r, values.getDataBuffer().getLong(8L * r) >> 12);
     }
