@@ -207,29 +207,65 @@ class ParquetScanTest extends GpuTestBase {
 
   @Test
   void unsignedIntegersReadOneSizeUp() throws IOException {
-    // Spark writes no unsigned integers; other writers (pyarrow, parquet-mr) do
+    // Spark writes no unsigned integers; other writers (pyarrow, parquet-mr) do. 64-bit ones read as decimal(20,0)
     MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 id; "
         + "optional int32 u8 (INTEGER(8,false)); optional int32 u16 (INTEGER(16,false)); "
-        + "optional int32 u32 (INTEGER(32,false)); }");
-    Path file = SharedSpark.scratchDir().resolve("tables").resolve("pq_unsigned").resolve("part-0.parquet");
-    Files.createDirectories(file.getParent());
-    Files.deleteIfExists(file);
+        + "optional int32 u32 (INTEGER(32,false)); optional int64 u64 (INTEGER(64,false)); }");
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_unsigned");
     Random rnd = new Random();
-    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
-        .withType(schema).build()) {
-      SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-      for (int i = 0; i < 3000; i++) {
-        Group g = groups.newGroup().append("id", (long) i);
-        if (rnd.nextInt(10) > 0) g.append("u8", i % 7 == 0 ? 255 : rnd.nextInt(256));
-        if (rnd.nextInt(10) > 0) g.append("u16", i % 5 == 0 ? 65535 : rnd.nextInt(65536));
-        g.append("u32", rnd.nextInt());
-        writer.write(g);
-      }
-    }
-    spark().read().parquet(file.getParent().toString()).createOrReplaceTempView("pq_unsigned");
+    long[] edges = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE};  // 0, 2^64 - 1, 2^63, 2^63 - 1
+    writeExampleFiles(dir, schema, 3000, (g, i) -> {
+      g.append("id", (long) i);
+      if (rnd.nextInt(10) > 0) g.append("u8", i % 7 == 0 ? 255 : rnd.nextInt(256));
+      if (rnd.nextInt(10) > 0) g.append("u16", i % 5 == 0 ? 65535 : rnd.nextInt(65536));
+      g.append("u32", rnd.nextInt());
+      if (rnd.nextInt(10) > 0) g.append("u64", i % 3 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong());
+    });
+    spark().read().parquet(dir.toString()).createOrReplaceTempView("pq_unsigned");
     assertGpuMatchesCpu("SELECT * FROM pq_unsigned", PARQUET_SCAN, GPU_TO_HOST);
     assertGpuMatchesCpu("SELECT id FROM pq_unsigned WHERE u8 > 200 AND u16 < 1000 AND u32 > 3000000000", PARQUET_SCAN,
         FILTER, GPU_TO_HOST);
+  }
+
+  @Test
+  void nanosecondTimestampsReadAsLongsWithTheLegacySetting() throws IOException {
+    MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 id; "
+        + "optional int64 ns (TIMESTAMP(NANOS,true)); }");
+    Path dir = SharedSpark.scratchDir().resolve("tables").resolve("pq_nanos");
+    Random rnd = new Random();
+    writeExampleFiles(dir, schema, 2000, (g, i) -> {
+      g.append("id", (long) i);
+      if (rnd.nextInt(10) > 0) g.append("ns", i % 4 == 0 ? (long) rnd.nextInt(50) : rnd.nextLong());
+    });
+    query("long nanoseconds", s -> s.read().parquet(dir.toString()).where("id % 2 = 0"))
+        .conf("spark.sql.legacy.parquet.nanosAsLong", "true").gpuNodes(PARQUET_SCAN, FILTER, GPU_TO_HOST)
+        .matchesCpu();
+    // without it Spark cannot infer the schema, and given one its reader decides: the scan stays on that reader
+    query("nanoseconds read as long without the setting", s -> s.read().schema("id LONG, ns LONG")
+        .parquet(dir.toString()).where("id % 2 = 0")).gpuNodes(HOST_TO_GPU, FILTER)
+        .fallsBack("FileSourceScanExec", "spark.sql.legacy.parquet.nanosAsLong=true");
+  }
+
+  /**
+   * Two files of {@code rows} rows each in {@code dir} written by parquet-mr, one with dictionaries and one PLAIN;
+   * {@code fill} sets row i's values.
+   */
+  private static void writeExampleFiles(Path dir, MessageType schema, int rows,
+      java.util.function.ObjIntConsumer<Group> fill) throws IOException {
+    Files.createDirectories(dir);
+    for (boolean dictionary : new boolean[] {true, false}) {
+      Path file = dir.resolve("part-" + dictionary + ".parquet");
+      Files.deleteIfExists(file);
+      try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+          .withType(schema).withDictionaryEncoding(dictionary).build()) {
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        for (int i = 0; i < rows; i++) {
+          Group g = groups.newGroup();
+          fill.accept(g, i);
+          writer.write(g);
+        }
+      }
+    }
   }
 
   @Test

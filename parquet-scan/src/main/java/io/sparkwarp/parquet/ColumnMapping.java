@@ -15,8 +15,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * Which Parquet column types decode on the device into which device types: the pairs Spark's own reader maps one to
  * one (a physical type with its annotation), and the widenings of Spark's reader that keep the stored value (a 32-bit
  * integer read as a long, a decimal read with more digits at the same scale: a table whose column type grew). Other
- * widenings (float to double, a decimal's scale), unsigned 64-bit integers and nanosecond timestamps are a reason the
- * scan stays on the CPU. Unsigned 32-bit integers and millisecond timestamps convert on the device.
+ * widenings (float to double, a decimal's scale) are a reason the scan stays on the CPU. Unsigned integers are read
+ * one size up (64-bit ones as decimal(20,0)); unsigned 32- and 64-bit integers and millisecond timestamps convert on
+ * the device. Nanosecond timestamps read as longs, as Spark reads them with spark.sql.legacy.parquet.nanosAsLong
+ * ({@link ScanSupport} refuses them without it).
  */
 public final class ColumnMapping {
   private ColumnMapping() {}
@@ -37,10 +39,12 @@ public final class ColumnMapping {
         default -> false;
       };
       case INT64 -> switch (want.kind()) {
-        case LONG -> a == null || signedInt(a, 64);
+        case LONG -> a == null || signedInt(a, 64) || nanos(a);
         case TIMESTAMP -> a instanceof TimestampLogicalTypeAnnotation t
             && t.getUnit() != LogicalTypeAnnotation.TimeUnit.NANOS && t.isAdjustedToUTC() == (want.timeZone() != null);
         case DECIMAL -> decimal(a, want);
+        // Spark's decimal(20,0) holds every unsigned 64-bit value
+        case DECIMAL128 -> unsignedInt(a, 64) && want.precision() == 20 && want.scale() == 0;
         default -> false;
       };
       case FLOAT -> want.kind() == DeviceType.Kind.FLOAT && a == null;
@@ -62,8 +66,12 @@ public final class ColumnMapping {
       case BOOLEAN -> PhysicalType.BOOLEAN;
       case INT32 -> file.getLogicalTypeAnnotation() instanceof IntLogicalTypeAnnotation i && !i.isSigned()
           && i.getBitWidth() == 32 ? PhysicalType.UINT32 : PhysicalType.INT32;
-      case INT64 -> file.getLogicalTypeAnnotation() instanceof TimestampLogicalTypeAnnotation t
-          && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS ? PhysicalType.INT64_MILLIS : PhysicalType.INT64;
+      case INT64 -> {
+        LogicalTypeAnnotation a = file.getLogicalTypeAnnotation();
+        if (unsignedInt(a, 64)) yield PhysicalType.UINT64;
+        yield a instanceof TimestampLogicalTypeAnnotation t && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS
+            ? PhysicalType.INT64_MILLIS : PhysicalType.INT64;
+      }
       case FLOAT -> PhysicalType.FLOAT;
       case DOUBLE -> PhysicalType.DOUBLE;
       case FIXED_LEN_BYTE_ARRAY -> PhysicalType.FIXED_LEN_BYTE_ARRAY;
@@ -79,6 +87,11 @@ public final class ColumnMapping {
 
   private static boolean unsignedInt(LogicalTypeAnnotation a, int bits) {
     return a instanceof IntLogicalTypeAnnotation i && !i.isSigned() && i.getBitWidth() == bits;
+  }
+
+  /** Whether a column holds nanosecond timestamps, which Spark reads only as longs. */
+  static boolean nanos(LogicalTypeAnnotation a) {
+    return a instanceof TimestampLogicalTypeAnnotation t && t.getUnit() == LogicalTypeAnnotation.TimeUnit.NANOS;
   }
 
   private static boolean decimal(LogicalTypeAnnotation a, DeviceType want) {

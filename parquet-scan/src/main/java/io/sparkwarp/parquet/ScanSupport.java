@@ -56,18 +56,21 @@ public final class ScanSupport {
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
    * @param int96RebaseCorrected whether Spark reads INT96 timestamps of files that do not say their calendar as
    *     written ({@code spark.sql.parquet.int96RebaseModeInRead=CORRECTED})
+   * @param nanosAsLong whether Spark reads nanosecond timestamps as longs
+   *     ({@code spark.sql.legacy.parquet.nanosAsLong}); otherwise the scan of such a column stays on Spark's reader,
+   *     which fails on them or reads them as the schema given asks
    * @param deviceCodecs the codecs the device decompresses ({@link DeviceCodecs})
    * @param hostCodecs the codecs reader threads may decompress when the device does not; chunks of other codecs keep
    *     the scan on the CPU
    */
   public static Verdict check(Configuration conf, List<Path> files, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> deviceCodecs,
-      Set<CompressionCodecName> hostCodecs) {
+      boolean rebaseCorrected, boolean int96RebaseCorrected, boolean nanosAsLong,
+      Set<CompressionCodecName> deviceCodecs, Set<CompressionCodecName> hostCodecs) {
     Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
     for (Path file : files) {
       try {
         Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected,
-            int96RebaseCorrected, deviceCodecs, hostCodecs, used);
+            int96RebaseCorrected, nanosAsLong, deviceCodecs, hostCodecs, used);
         if (why.isPresent()) return new Verdict(Optional.of("file " + file + ": " + why.get()), used);
       } catch (IOException | RuntimeException e) {
         return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"), used);
@@ -85,8 +88,8 @@ public final class ScanSupport {
 
   /** Why not, adding the host codecs met to {@code used}. */
   private static Optional<String> whyNot(ParquetMetadata footer, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, boolean int96RebaseCorrected, Set<CompressionCodecName> deviceCodecs,
-      Set<CompressionCodecName> hostCodecs, Set<CompressionCodecName> used) {
+      boolean rebaseCorrected, boolean int96RebaseCorrected, boolean nanosAsLong,
+      Set<CompressionCodecName> deviceCodecs, Set<CompressionCodecName> hostCodecs, Set<CompressionCodecName> used) {
     List<ColumnDescriptor> descriptors;
     try {
       descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, caseSensitive);
@@ -103,6 +106,10 @@ public final class ScanSupport {
       ColumnDescriptor d = descriptors.get(i);
       boolean int96 = d != null && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96;
       DeviceType.Kind k = c.type().kind();
+      if (d != null && !nanosAsLong && ColumnMapping.nanos(d.getPrimitiveType().getLogicalTypeAnnotation())) {
+        return Optional.of("column " + c.name() + " holds nanosecond timestamps, read on the GPU only with "
+            + "spark.sql.legacy.parquet.nanosAsLong=true (as longs)");
+      }
       if (int96 && !int96AsWritten) {
         return Optional.of("INT96 column " + c.name() + " may hold timestamps before 1900 in the hybrid calendar, "
             + "which Spark rebases or rejects (spark.sql.parquet.int96RebaseModeInRead=CORRECTED reads them as "

@@ -19,6 +19,7 @@ import io.sparkwarp.kernels.testing.BackendTestBase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
         for (CompressionCodecName codec : CODECS) {
           TestFiles f = TestFiles.write(dir.resolve("f" + index++ + ".parquet"), rnd.nextInt(6000), v2, dictionary,
               codec, rnd);
-          Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true, true,
+          Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true, true, false,
               DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot();
           String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           // page v2 stores integers DELTA_BINARY_PACKED, strings and decimals DELTA_BYTE_ARRAY once off dictionary
@@ -170,6 +171,41 @@ class ParquetBatchReaderTest extends BackendTestBase {
     Batches all = read(splits, new int[splits.size()], Long.MAX_VALUE, columns);
     assertEquals(7, all.count(), "batches: one per run of files that decode alike");
     assertRows(written, all.rows(), columns, "files of four decodings");
+  }
+
+  @Test
+  void unsigned64BitIntegersAndNanosecondTimestampsReadAsSparkReadsThem() throws Exception {
+    // UINT_64 as decimal(20,0) (2^63 and more too), TIMESTAMP(NANOS) as longs: in a dictionary file and a PLAIN one
+    MessageType schema = MessageTypeParser.parseMessageType("message m { optional int64 u64 (INTEGER(64,false)); "
+        + "optional int64 ns (TIMESTAMP(NANOS,true)); }");
+    List<ScanColumn> columns = List.of(new ScanColumn("u64", DeviceType.decimal(20, 0)),
+        new ScanColumn("ns", DeviceType.LONG));
+    List<Object[]> written = new ArrayList<>();
+    List<FileSplit> splits = new ArrayList<>();
+    for (boolean dictionary : new boolean[] {true, false}) {
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("u" + dictionary + ".parquet").toUri());
+      try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(schema)
+          .withDictionaryEncoding(dictionary).build()) {
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        for (int r = 0; r < 500; r++) {
+          Group g = groups.newGroup();
+          long[] edges = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, rnd.nextLong()};
+          Long u = rnd.nextInt(8) == 0 ? null : edges[rnd.nextInt(edges.length)];
+          Long ns = rnd.nextInt(8) == 0 ? null : rnd.nextLong();
+          if (u != null) g.append("u64", u.longValue());
+          if (ns != null) g.append("ns", ns.longValue());
+          writer.write(g);
+          written.add(new Object[] {u == null ? null : new BigInteger(Long.toUnsignedString(u)), ns});
+        }
+      }
+      assertTrue(ScanSupport.check(conf, List.of(file), columns, true, true, true, false, DeviceCodecs.SUPPORTED,
+          HostCodecs.SUPPORTED).whyNot().orElseThrow().contains("spark.sql.legacy.parquet.nanosAsLong=true"));
+      assertEquals(Optional.empty(), ScanSupport.check(conf, List.of(file), columns, true, true, true, true,
+          DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot());
+      splits.add(new FileSplit(file.toUri().toString(), 0, length(file)));
+    }
+    assertRows(written, read(splits, new int[splits.size()], Long.MAX_VALUE, columns).rows(), columns,
+        "unsigned and nanosecond columns");
   }
 
   @Test
@@ -346,7 +382,10 @@ class ParquetBatchReaderTest extends BackendTestBase {
   private static Object value(FieldVector v, DeviceType type, int r) {
     if (v.isNull(r)) return null;
     if (v instanceof BitVector b) return (long) b.get(r);
-    if (v instanceof DecimalVector d) return ((BigDecimal) d.getObject(r)).unscaledValue().longValueExact();
+    if (v instanceof DecimalVector d) {
+      BigInteger unscaled = ((BigDecimal) d.getObject(r)).unscaledValue();
+      return type.kind() == DeviceType.Kind.DECIMAL128 ? unscaled : (Object) unscaled.longValueExact();
+    }
     if (v instanceof BaseVariableWidthVector s) return s.get(r);
     long at = (long) r * type.width();
     return switch (type.width()) {

@@ -96,7 +96,8 @@ final class ParquetScanMeta extends ExecMeta {
     }
     ScanSupport.Verdict verdict = ScanSupport.check(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
         corrected(relation, "datetimeRebaseMode", "spark.sql.parquet.datetimeRebaseModeInRead"),
-        corrected(relation, "int96RebaseMode", "spark.sql.parquet.int96RebaseModeInRead"), deviceCodecs(),
+        corrected(relation, "int96RebaseMode", "spark.sql.parquet.int96RebaseModeInRead"),
+        Boolean.parseBoolean(sql.getConfString("spark.sql.legacy.parquet.nanosAsLong", "false")), deviceCodecs(),
         hostCodecs());
     if (verdict.whyNot().isEmpty()) {
       columns = wanted;
