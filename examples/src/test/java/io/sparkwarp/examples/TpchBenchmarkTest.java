@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.report.BenchmarkResults;
 import io.sparkwarp.examples.report.BenchmarkResults.QueryResult;
+import io.sparkwarp.examples.report.FullScanResults;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The benchmark at a tiny scale factor with the plugin on its host backend: table, JSON and plan operators. */
+/**
+ * The benchmarks at a tiny scale factor with the plugin on its host backend: table, JSON and plan operators; the
+ * TPC-H queries and the full scan share the data.
+ */
 class TpchBenchmarkTest {
   private static SparkSession spark;
 
@@ -87,6 +91,33 @@ class TpchBenchmarkTest {
 
     results.write(args.json().orElseThrow());
     assertEquals(results, BenchmarkResults.read(args.json().orElseThrow()));
+  }
+
+  @Test
+  void fullScanReadsEveryLineitemColumnOnTheGpuAndUploadsItsChunksOnce() {
+    TpchBenchmark.Args args = FullScanBenchmark.parse("0.002", dir.resolve("data").toString(), "host", "1",
+        dir.resolve("out/full-scan.json").toString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FullScanResults results = FullScanBenchmark.run(spark, args, new PrintStream(out, true, StandardCharsets.UTF_8));
+    String table = out.toString(StandardCharsets.UTF_8);
+    QueryResult scan = results.run().queries().get(0);
+    assertTrue(results.run().allMatched(), table);
+    assertEquals(1, scan.rows());
+    assertTrue(scan.gpuOperators().containsAll(List.of("GpuParquetScanExec", "GpuHashAggregateExec")),
+        scan.gpuOperators().toString());
+    // every column chunk crosses once, as stored
+    assertTrue(results.compressedBytes() > 0, table);
+    assertEquals(scan.scanBytes(), results.uploadedBytes());
+    assertEquals(1.0, results.uploadedPerCompressed(), 0.001, table);
+    assertTrue(table.contains("uploaded by the GPU scan"), table);
+
+    results.write(args.json().orElseThrow());
+    assertEquals(results, FullScanResults.read(args.json().orElseThrow()));
+    for (String[] bad : new String[][] {{"0"}, {"1", "d", "gpu"}, {"1", "d", "host", "0"}, {"1", "d", "host", "1",
+        "out.json", "extra"}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FullScanBenchmark.parse(bad));
+      assertTrue(e.getMessage().startsWith("usage: FullScanBenchmark"), e.getMessage());
+    }
   }
 
   @Test
