@@ -5,11 +5,13 @@ import io.sparkwarp.kernels.parquet.PageTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 
 /**
  * The device work of one batch: the blocks that decompress the uploaded column chunks (of every part of the batch)
- * into one pages buffer, and per column the table of its pages there; the pages of host codecs to inflate before the
- * upload; plus, for error messages, the owner of every block and page.
+ * into one pages buffer, and per column the table of its pages there and the rows of its decoded pages the batch
+ * keeps (column indexes prune each column's pages on their own row spans); the pages of host codecs to inflate
+ * before the upload; plus, for error messages, the owner of every block and page.
  */
 final class BatchTables {
   /** Where a block or page comes from: the batch's part (its file), the column and the row group in that file. */
@@ -31,6 +33,9 @@ final class BatchTables {
   /** Per column, per page. */
   private final List<List<Owner>> pageOwners = new ArrayList<>();
   private long pagesBytes;
+  /** Per column, the rows of its decoded pages the batch keeps: {start, length}, in order, adjacent ones merged. */
+  private final List<List<long[]>> keptSlices = new ArrayList<>();
+  private long skippedPages;
 
   BatchTables(int[] maxDefinitions, long inflatedBase) {
     this.inflatedBase = inflatedBase;
@@ -38,6 +43,7 @@ final class BatchTables {
     for (int c = 0; c < tables.length; c++) {
       tables[c] = new PageTable(maxDefinitions[c]);
       pageOwners.add(new ArrayList<>());
+      keptSlices.add(new ArrayList<>());
     }
   }
 
@@ -71,6 +77,52 @@ final class BatchTables {
       CompressedBlocks.Codec codec) {
     blocks.add(source, sourceBytes, target, targetBytes, codec);
     blockOwners.add(owner);
+  }
+
+  /**
+   * Keeps the rows of the data page about to be added to column {@code column}'s table, which holds rows
+   * [first, first + rows) of its row group: those in {@code kept} (null: all).
+   */
+  void keepRows(int column, long first, long rows, RowRanges kept) {
+    long decoded = tables[column].rowCount();  // where the page's rows start in the decoded column
+    if (kept == null) {
+      keep(column, decoded, rows);
+      return;
+    }
+    for (RowRanges.Range r : kept.getRanges()) {
+      long from = Math.max(r.from, first);
+      long to = Math.min(r.to, first + rows - 1);
+      if (from <= to) keep(column, decoded + from - first, to - from + 1);
+    }
+  }
+
+  private void keep(int column, long start, long length) {
+    List<long[]> slices = keptSlices.get(column);
+    long[] last = slices.isEmpty() ? null : slices.get(slices.size() - 1);
+    if (last != null && last[0] + last[1] == start) {
+      last[1] += length;
+    } else {
+      slices.add(new long[] {start, length});
+    }
+  }
+
+  /** The rows of column {@code column}'s decoded pages the batch keeps, as {start, length} in order. */
+  List<long[]> keptSlices(int column) {
+    return keptSlices.get(column);
+  }
+
+  /** Rows the batch keeps of column {@code column}. */
+  long keptRows(int column) {
+    return keptSlices.get(column).stream().mapToLong(s -> s[1]).sum();
+  }
+
+  /** Counts a data page left out: none of its rows kept. */
+  void pageSkipped() {
+    skippedPages++;
+  }
+
+  long skippedPages() {
+    return skippedPages;
   }
 
   /** Records the owner of the page just added to its column's table. */

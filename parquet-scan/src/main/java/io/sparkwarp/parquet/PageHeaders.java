@@ -13,23 +13,31 @@ import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Walks the page headers of one column chunk in host memory (parquet-format's Thrift reader) and turns each page into
  * blocks to decompress and an entry of the column's page table: a dictionary page, a data page v1 (one block: its
  * levels and values are compressed together) or v2 (its levels stored as they are, its values compressed apart).
- * Page checksums, when the writer stored them, are verified here on the compressed bytes.
+ * Data pages without a row the column indexes kept are left out. Page checksums, when the writer stored them, are
+ * verified here on the compressed bytes.
  */
 final class PageHeaders {
   private PageHeaders() {}
 
   /**
    * Where a chunk lies (in host memory, and in the batch's upload) and what it holds; {@code onDevice}: whether the
-   * device decompresses its pages, else the reader thread inflates them.
+   * device decompresses its pages, else the reader thread inflates them; {@code kept}: the rows of its row group to
+   * read (null: all).
    */
   record Chunk(BatchTables.Owner owner, long address, long uploadOffset, long length, CompressionCodecName codec,
-      boolean onDevice, PrimitiveType.PrimitiveTypeName type, long valueCount) {
+      boolean onDevice, PrimitiveType.PrimitiveTypeName type, long valueCount, RowRanges kept) {
+    /** Whether the data page of rows [first, first + rows) of the row group holds a kept row. */
+    boolean keeps(long first, long rows) {
+      return kept == null || kept.isOverlapping(first, first + rows - 1);
+    }
+
     boolean bool() {
       return type == PrimitiveType.PrimitiveTypeName.BOOLEAN;
     }
@@ -82,11 +90,16 @@ final class PageHeaders {
             throw new UnsupportedParquetException("definition level encoding " + d.getDefinition_level_encoding());
           }
           long n = checkedValues(d.getNum_values(), values, chunk);
-          long target = out.reservePages(size);
-          addPage(out, chunk, data, stored, target, size, true);
-          PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
-          table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
-          out.pageAdded(chunk.owner());
+          if (chunk.keeps(values, n)) {
+            long target = out.reservePages(size);
+            addPage(out, chunk, data, stored, target, size, true);
+            PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
+            out.keepRows(chunk.owner().column(), values, n, chunk.kept());
+            table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
+            out.pageAdded(chunk.owner());
+          } else {
+            out.pageSkipped();
+          }
           values += n;
         }
         case DATA_PAGE_V2 -> {
@@ -99,13 +112,18 @@ final class PageHeaders {
             throw new CorruptChunkException("definition levels longer than their page");
           }
           long n = checkedValues(d.getNum_values(), values, chunk);
-          boolean compressed = !d.isSetIs_compressed() || d.isIs_compressed();
-          long target = out.reservePages(size);
-          addPage(out, chunk, data, levels, target, levels, false);
-          addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
-          PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
-          table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
-          out.pageAdded(chunk.owner());
+          if (chunk.keeps(values, n)) {
+            boolean compressed = !d.isSetIs_compressed() || d.isIs_compressed();
+            long target = out.reservePages(size);
+            addPage(out, chunk, data, levels, target, levels, false);
+            addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
+            PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
+            out.keepRows(chunk.owner().column(), values, n, chunk.kept());
+            table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
+            out.pageAdded(chunk.owner());
+          } else {
+            out.pageSkipped();
+          }
           values += n;
         }
         default -> {}  // index pages carry nothing the scan needs

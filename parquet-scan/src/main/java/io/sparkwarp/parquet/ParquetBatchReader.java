@@ -14,10 +14,12 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
@@ -33,7 +35,10 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.filter2.columnindex.ColumnIndexFilter;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +77,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private long decodeNanos;
   /** Row groups of the splits that pruning left out. */
   private long skippedRowGroups;
+  /** Data pages of the batches decoded so far that the column indexes ruled out. */
+  private long skippedPages;
   /** Halves of batches the device had no room for, read before the next planned batch. */
   private final Deque<Plan> retries = new ArrayDeque<>();
   /** Batches read in halves for want of device memory. */
@@ -104,12 +111,12 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       long firstRows = 0;
       int seen = 0;
       for (Part p : parts) {
-        List<BlockMetaData> a = new ArrayList<>();
-        List<BlockMetaData> b = new ArrayList<>();
-        for (BlockMetaData g : p.rowGroups()) {
+        List<RowGroup> a = new ArrayList<>();
+        List<RowGroup> b = new ArrayList<>();
+        for (RowGroup g : p.rowGroups()) {
           if (seen++ < total / 2) {
             a.add(g);
-            firstRows += g.getRowCount();
+            firstRows += g.rows();
           } else {
             b.add(g);
           }
@@ -125,7 +132,17 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
    * Row groups of split {@code split} of the reader's list (those pruning kept, or those of one batch); per scan column
    * its descriptor in the file, null for a column the file lacks.
    */
-  private record Part(int split, Path file, List<BlockMetaData> rowGroups, List<ColumnDescriptor> descriptors) {}
+  private record Part(int split, Path file, List<RowGroup> rowGroups, List<ColumnDescriptor> descriptors) {}
+
+  /**
+   * A row group to read, and the rows of it the column indexes may not rule out (parquet-mr's
+   * {@code ColumnIndexFilter}, as Spark's reader reads them): null for every row.
+   */
+  private record RowGroup(BlockMetaData block, RowRanges kept) {
+    long rows() {
+      return kept == null ? block.getRowCount() : kept.rowCount();
+    }
+  }
 
   /**
    * How a file's columns decode, per scan column: the device decoding (null for a column the file lacks) and the
@@ -214,14 +231,14 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       Part split = split(index);
       Decoding splitDecoding = Decoding.of(split.descriptors(), columns);
       Part part = null;
-      for (BlockMetaData block : split.rowGroups()) {
+      for (RowGroup group : split.rowGroups()) {
         long blockBytes = 0;
         for (ColumnDescriptor d : split.descriptors()) {
-          if (d != null) blockBytes += chunk(split.file(), block, d).getTotalUncompressedSize();
+          if (d != null) blockBytes += chunk(split.file(), group.block(), d).getTotalUncompressedSize();
         }
         if (!parts.isEmpty() && (mergeKeys[index] != mergeKeys[parts.get(0).split()]
             || !splitDecoding.equals(decoding) || bytes + blockBytes > limit
-            || rows + block.getRowCount() > Integer.MAX_VALUE)) {
+            || rows + group.rows() > Integer.MAX_VALUE)) {
           out.add(new Plan(parts, decoding, rows));
           parts = new ArrayList<>();
           part = null;
@@ -233,9 +250,9 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
           parts.add(part);
         }
         decoding = splitDecoding;
-        part.rowGroups().add(block);
+        part.rowGroups().add(group);
         bytes += blockBytes;
-        rows += block.getRowCount();
+        rows += group.rows();
       }
     }
     if (!parts.isEmpty()) out.add(new Plan(parts, decoding, rows));
@@ -247,22 +264,56 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     FileSplit split = splits.get(index);
     Path file = new Path(java.net.URI.create(split.path()));
     ParquetMetadata footer;
-    List<BlockMetaData> blocks;
+    List<ColumnDescriptor> descriptors;
+    List<RowGroup> groups = new ArrayList<>();
     ParquetReadOptions options = HadoopReadOptions.builder(conf)
         .withRange(split.start(), split.start() + split.length()).build();
     try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf), options)) {
       footer = reader.getFooter();
-      blocks = prune(reader, options, file);
+      try {
+        descriptors = FileColumns.resolve(footer.getFileMetaData().getSchema(), columns, settings.caseSensitive());
+      } catch (UnsupportedParquetException e) {
+        throw new CorruptParquetException("parquet file " + file + " changed since planning: " + e.getMessage(), e);
+      }
+      Optional<FilterPredicate> predicate = predicate(reader, file);
+      for (BlockMetaData block : prune(reader, options, predicate)) {
+        RowGroup group = new RowGroup(block, keptRows(reader, options, predicate, block, descriptors));
+        if (group.rows() > 0) groups.add(group);
+      }
+    } catch (CorruptParquetException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw new CorruptParquetException("cannot read the footer of parquet file " + file + ": " + e.getMessage(), e);
     }
-    skippedRowGroups += footer.getBlocks().size() - blocks.size();
+    skippedRowGroups += footer.getBlocks().size() - groups.size();
+    return new Part(index, file, groups, descriptors);
+  }
+
+  /** The scan's filter for this file; empty when it has none, or it cannot be built for this file. */
+  private Optional<FilterPredicate> predicate(ParquetFileReader reader, Path file) {
     try {
-      return new Part(index, file, blocks, FileColumns.resolve(footer.getFileMetaData().getSchema(), columns,
-          settings.caseSensitive()));
-    } catch (UnsupportedParquetException e) {
-      throw new CorruptParquetException("parquet file " + file + " changed since planning: " + e.getMessage(), e);
+      return settings.rowGroups().forFile(reader.getFooter().getFileMetaData().getSchema());
+    } catch (RuntimeException e) {  // pruning only saves work
+      LOG.debug("no pruning for {}", file, e);
+      return Optional.empty();
     }
+  }
+
+  /**
+   * The rows of {@code block} that the column indexes of the scan's columns do not rule out, as parquet-mr's reader
+   * keeps them for Spark when {@code parquet.filter.columnindex.enabled} (the default); null for every row (no
+   * filter, no column indexes, or nothing ruled out).
+   */
+  private static RowRanges keptRows(ParquetFileReader reader, ParquetReadOptions options,
+      Optional<FilterPredicate> predicate, BlockMetaData block, List<ColumnDescriptor> descriptors) {
+    if (predicate.isEmpty() || !options.useColumnIndexFilter()) return null;
+    Set<ColumnPath> paths = new HashSet<>();
+    for (ColumnDescriptor d : descriptors) {
+      if (d != null) paths.add(ColumnPath.get(d.getPath()));
+    }
+    RowRanges kept = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(predicate.get()),
+        reader.getColumnIndexStore(reader.getRowGroups().indexOf(block)), paths, block.getRowCount());
+    return kept.rowCount() == block.getRowCount() ? null : kept;
   }
 
   /**
@@ -270,15 +321,9 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
    * (statistics, dictionaries, bloom filters: parquet-mr's own pruning, as Spark's reader uses it). Pruning only
    * saves work, so a filter that cannot be built for this file reads every row group.
    */
-  private List<BlockMetaData> prune(ParquetFileReader reader, ParquetReadOptions options, Path file) {
+  private static List<BlockMetaData> prune(ParquetFileReader reader, ParquetReadOptions options,
+      Optional<FilterPredicate> predicate) {
     List<BlockMetaData> all = reader.getFooter().getBlocks();
-    Optional<FilterPredicate> predicate;
-    try {
-      predicate = settings.rowGroups().forFile(reader.getFooter().getFileMetaData().getSchema());
-    } catch (RuntimeException e) {
-      LOG.debug("no row group pruning for {}", file, e);
-      return all;
-    }
     if (predicate.isEmpty() || all.isEmpty()) return all;
     List<RowGroupFilter.FilterLevel> levels = new ArrayList<>();
     if (options.useStatsFilter()) levels.add(RowGroupFilter.FilterLevel.STATISTICS);
@@ -307,10 +352,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     List<List<long[]>> ranges = new ArrayList<>();
     for (Part part : plan.parts()) {
       List<long[]> own = new ArrayList<>();
-      for (BlockMetaData block : part.rowGroups()) {
+      for (RowGroup group : part.rowGroups()) {
         for (ColumnDescriptor d : part.descriptors()) {
           if (d == null) continue;
-          ColumnChunkMetaData chunk = chunk(part.file(), block, d);
+          ColumnChunkMetaData chunk = chunk(part.file(), group.block(), d);
           own.add(new long[] {chunk.getStartingPos(), chunk.getTotalSize()});
         }
       }
@@ -335,7 +380,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private void parse(Plan plan, int p, HostBlock read, long[] offsets, BatchTables tables) {
     Part part = plan.parts().get(p);
     int range = 0;
-    for (BlockMetaData block : part.rowGroups()) {
+    for (RowGroup group : part.rowGroups()) {
+      BlockMetaData block = group.block();
       for (int c = 0; c < part.descriptors().size(); c++) {
         if (part.descriptors().get(c) == null) continue;
         ColumnChunkMetaData chunk = chunk(part.file(), block, part.descriptors().get(c));
@@ -345,7 +391,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
           PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset,
               chunk.getTotalSize(), codec(chunk.getCodec()),
               DeviceCodecs.onDevice(chunk.getCodec(), settings.deviceCodecs()),
-              chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount());
+              chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount(), group.kept());
           if (chunk.getValueCount() != block.getRowCount()) {
             throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
                 + block.getRowCount() + " rows");
@@ -392,6 +438,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
         backend.copyHostToDevice(g.inflated().address(), input, g.readBytes(), inflatedBytes, stream);
       }
       uploadedBytes += g.readBytes() + inflatedBytes;
+      skippedPages += tables.skippedPages();
       try {
         backend.parquet().decompress(input, pages, tables.blocks, stream);
       } catch (ParquetDataException e) {
@@ -405,15 +452,18 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
             out.add(DeviceColumn.nulls(backend, columns.get(c).type(), (int) plan.rows(), stream));
             continue;
           }
-          if (tables.tables[c].rowCount() != plan.rows()) {
-            throw corrupt(plan, new BatchTables.Owner(0, c, plan.parts().get(0).rowGroups().get(0).getOrdinal()),
-                "pages hold " + tables.tables[c].rowCount() + " rows, the row groups " + plan.rows(), null);
+          if (tables.keptRows(c) != plan.rows()) {
+            throw corrupt(plan, new BatchTables.Owner(0, c,
+                plan.parts().get(0).rowGroups().get(0).block().getOrdinal()),
+                "pages hold " + tables.keptRows(c) + " rows, the row groups " + plan.rows(), null);
           }
+          DeviceColumn decoded;
           try {
-            out.add(backend.parquet().decode(pages, tables.tables[c], specs.get(c), stream));
+            decoded = backend.parquet().decode(pages, tables.tables[c], specs.get(c), stream);
           } catch (ParquetDataException e) {
             throw corrupt(plan, tables.pageOwner(c, e.index()), e.getMessage(), e);
           }
+          out.add(RowSlices.keep(backend, decoded, tables.keptSlices(c), stream));
         }
         stream.synchronize();  // the pages buffer is freed next
         decodeNanos += System.nanoTime() - admitted;
@@ -481,6 +531,14 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   /** Row groups left out so far because the scan's filter excludes their rows (known once planned). */
   public long skippedRowGroups() {
     return skippedRowGroups;
+  }
+
+  /**
+   * Data pages of the row groups read so far that the column indexes ruled out: not decompressed nor decoded (their
+   * bytes are still read and uploaded with their column chunk).
+   */
+  public long skippedPages() {
+    return skippedPages;
   }
 
   /** Waits for a batch still being gathered and frees it. */

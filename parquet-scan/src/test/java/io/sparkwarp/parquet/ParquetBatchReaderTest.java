@@ -35,9 +35,16 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.filter2.predicate.Operators;
+import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
@@ -209,6 +216,66 @@ class ParquetBatchReaderTest extends BackendTestBase {
   }
 
   @Test
+  void columnIndexesKeepTheRowsParquetMrKeeps() throws Exception {
+    // sorted ids, and columns of other widths whose pages end elsewhere: each column's pages cover their own rows
+    MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 id; optional int32 i; "
+        + "optional binary s (STRING); optional double d; }");
+    List<ScanColumn> columns = List.of(new ScanColumn("id", DeviceType.LONG), new ScanColumn("i", DeviceType.INT),
+        new ScanColumn("s", DeviceType.STRING), new ScanColumn("d", DeviceType.DOUBLE));
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("sorted.parquet").toUri());
+    int rows = 3000;
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(schema)
+        .withDictionaryEncoding(rnd.nextBoolean()).withPageSize(512).withPageRowCountLimit(40 + rnd.nextInt(100))
+        .withRowGroupSize(12 * 1024).withCompressionCodec(CompressionCodecName.SNAPPY).build()) {
+      SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+      for (long id = 0; id < rows; id++) {
+        Group g = groups.newGroup().append("id", id);
+        if (rnd.nextInt(6) > 0) g.append("i", rnd.nextInt());
+        if (rnd.nextInt(6) > 0) g.append("s", "v" + rnd.nextInt(rnd.nextBoolean() ? 20 : 100_000));
+        if (rnd.nextInt(6) > 0) g.append("d", rnd.nextDouble());
+        writer.write(g);
+      }
+    }
+    List<FileSplit> splits = List.of(new FileSplit(file.toUri().toString(), 0, length(file)));
+    long a = rnd.nextInt(rows);
+    long b = a + rnd.nextInt(rows / 4);
+    Operators.LongColumn id = FilterApi.longColumn("id");
+    List<FilterPredicate> filters = List.of(FilterApi.and(FilterApi.gtEq(id, a), FilterApi.lt(id, b)),
+        FilterApi.or(FilterApi.lt(id, a / 3), FilterApi.gt(id, b)), FilterApi.eq(id, a),
+        FilterApi.gt(id, (long) rows), FilterApi.gtEq(id, 0L),
+        FilterApi.eq(FilterApi.binaryColumn("s"), Binary.fromString("v7")));
+    long skipped = 0;
+    for (boolean columnIndexes : new boolean[] {true, false}) {
+      Configuration withIndexes = new Configuration(conf);
+      withIndexes.setBoolean("parquet.filter.columnindex.enabled", columnIndexes);
+      for (FilterPredicate filter : filters) {
+        Batches read = read(backend, stream, splits, new int[1], 1 + rnd.nextInt(64 * 1024), columns,
+            fileSchema -> Optional.of(filter), withIndexes);
+        assertRows(parquetMrRows(file, filter, withIndexes), read.rows(), columns, filter + " indexes "
+            + columnIndexes);
+        if (!columnIndexes) assertEquals(0, read.skippedPages(), filter.toString());
+        skipped += read.skippedPages();
+      }
+    }
+    assertTrue(skipped > 0, "no page was skipped");
+  }
+
+  /** The rows parquet-mr's reader reads with {@code filter}: whole rows of the row ranges it keeps, unfiltered. */
+  private static List<Object[]> parquetMrRows(org.apache.hadoop.fs.Path file, FilterPredicate filter,
+      Configuration conf) throws IOException {
+    List<Object[]> rows = new ArrayList<>();
+    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), file).withConf(conf)
+        .withFilter(FilterCompat.get(filter)).useRecordFilter(false).build()) {
+      for (Group g = reader.read(); g != null; g = reader.read()) {
+        rows.add(new Object[] {g.getLong("id", 0), g.getFieldRepetitionCount("i") == 0 ? null : (long) g.getInteger("i", 0),
+            g.getFieldRepetitionCount("s") == 0 ? null : g.getBinary("s", 0).getBytes(),
+            g.getFieldRepetitionCount("d") == 0 ? null : Double.doubleToRawLongBits(g.getDouble("d", 0))});
+      }
+    }
+    return rows;
+  }
+
+  @Test
   void splitsOfDifferentMergeKeysNeverShareABatch() throws Exception {
     int[] fileKeys = {0, 0, 1, 1, 1, 0, 2, 0};
     List<Object[]> written = new ArrayList<>();
@@ -337,8 +404,11 @@ class ParquetBatchReaderTest extends BackendTestBase {
     return splits;
   }
 
-  /** Rows of a reader's batches, how many batches there were, and how many it read in halves. */
-  private record Batches(List<Object[]> rows, int count, long halved) {}
+  /**
+   * Rows of a reader's batches, how many batches there were, how many it read in halves, and how many data pages the
+   * column indexes ruled out.
+   */
+  private record Batches(List<Object[]> rows, int count, long halved, long skippedPages) {}
 
   /** Every row of the splits' batches (any may share one), values as TestFiles keeps them. */
   private List<Object[]> read(List<FileSplit> splits) {
@@ -351,10 +421,15 @@ class ParquetBatchReaderTest extends BackendTestBase {
 
   private Batches read(Backend backend, DeviceStream stream, List<FileSplit> splits, int[] mergeKeys, long batchBytes,
       List<ScanColumn> columns) {
+    return read(backend, stream, splits, mergeKeys, batchBytes, columns, RowGroupPredicate.NONE, conf);
+  }
+
+  private Batches read(Backend backend, DeviceStream stream, List<FileSplit> splits, int[] mergeKeys, long batchBytes,
+      List<ScanColumn> columns, RowGroupPredicate filter, Configuration conf) {
     List<Object[]> rows = new ArrayList<>();
     int count = 0;
     // LZ4 on the device, or on the reader threads
-    ScanSettings settings = new ScanSettings(batchBytes, 4, true, RowGroupPredicate.NONE,
+    ScanSettings settings = new ScanSettings(batchBytes, 4, true, filter,
         rnd.nextBoolean() ? DeviceCodecs.SUPPORTED : Set.of(CompressionCodecName.SNAPPY), HostCodecs.SUPPORTED);
     List<String> names = columns.stream().map(ScanColumn::name).toList();
     try (ParquetBatchReader reader = new ParquetBatchReader(backend, stream, conf, splits, mergeKeys, columns,
@@ -375,7 +450,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
           }
         }
       }
-      return new Batches(rows, count, reader.splitBatches());
+      return new Batches(rows, count, reader.splitBatches(), reader.skippedPages());
     }
   }
 

@@ -21,13 +21,13 @@ public final class BatchSlicer {
       throw new IndexOutOfBoundsException("rows [" + start + ", " + ((long) start + length) + ") of a batch of "
           + batch.rowCount());
     }
-    long[] byteStart = new long[batch.columnCount()];
-    long[] byteEnd = new long[batch.columnCount()];
-    readByteRanges(backend, batch, start, length, byteStart, byteEnd, stream);
+    long[][] byteStart = new long[1][batch.columnCount()];
+    long[][] byteEnd = new long[1][batch.columnCount()];
+    readByteRanges(backend, batch, new int[] {start}, new int[] {length}, byteStart, byteEnd, stream);
     List<DeviceColumn> columns = new ArrayList<>();
     try {
       for (int i = 0; i < batch.columnCount(); i++) {
-        columns.add(sliceColumn(backend, batch.column(i), start, length, byteStart[i], byteEnd[i], stream));
+        columns.add(sliceColumn(backend, batch.column(i), start, length, byteStart[0][i], byteEnd[0][i], stream));
       }
       return new DeviceBatch(columns, length);
     } catch (RuntimeException e) {
@@ -36,26 +36,47 @@ public final class BatchSlicer {
     }
   }
 
-  /** offsets[start] and offsets[start + length] of every variable-width column. */
-  private static void readByteRanges(Backend backend, DeviceBatch batch, int start, int length, long[] byteStart,
-      long[] byteEnd, DeviceStream stream) {
+  /**
+   * Rows [starts[r], starts[r] + lengths[r]) of {@code batch}, for each r, as ranges to
+   * {@link BatchConcatenator#concatRanges}: the byte bounds of their variable-width values read back in one small
+   * transfer and one synchronise. The batch stays the caller's.
+   */
+  public static List<BatchRange> ranges(Backend backend, DeviceBatch batch, int[] starts, int[] lengths,
+      DeviceStream stream) {
+    long[][] byteStart = new long[starts.length][batch.columnCount()];
+    long[][] byteEnd = new long[starts.length][batch.columnCount()];
+    readByteRanges(backend, batch, starts, lengths, byteStart, byteEnd, stream);
+    List<BatchRange> ranges = new ArrayList<>();
+    for (int r = 0; r < starts.length; r++) {
+      ranges.add(new BatchRange(batch, starts[r], lengths[r], byteStart[r], byteEnd[r]));
+    }
+    return ranges;
+  }
+
+  /** offsets[starts[r]] and offsets[starts[r] + lengths[r]] of every variable-width column, for every range r. */
+  private static void readByteRanges(Backend backend, DeviceBatch batch, int[] starts, int[] lengths,
+      long[][] byteStart, long[][] byteEnd, DeviceStream stream) {
     int variable = (int) batch.columns().stream().filter(c -> c.type().isVariableWidth()).count();
-    if (variable == 0) return;
-    try (HostBlock host = backend.transferMemory().pool().allocate(8L * variable)) {
-      int k = 0;
-      for (DeviceColumn c : batch.columns()) {
-        if (!c.type().isVariableWidth()) continue;
-        backend.copyDeviceToHost(c.offsets(), 4L * start, host.address() + 8L * k, 4, stream);
-        backend.copyDeviceToHost(c.offsets(), 4L * (start + length), host.address() + 8L * k + 4, 4, stream);
-        k++;
+    if (variable == 0 || starts.length == 0) return;
+    try (HostBlock host = backend.transferMemory().pool().allocate(8L * variable * starts.length)) {
+      long at = host.address();
+      for (int r = 0; r < starts.length; r++) {
+        for (DeviceColumn c : batch.columns()) {
+          if (!c.type().isVariableWidth()) continue;
+          backend.copyDeviceToHost(c.offsets(), 4L * starts[r], at, 4, stream);
+          backend.copyDeviceToHost(c.offsets(), 4L * (starts[r] + lengths[r]), at + 4, 4, stream);
+          at += 8;
+        }
       }
       stream.synchronize();
-      k = 0;
-      for (int i = 0; i < batch.columnCount(); i++) {
-        if (!batch.column(i).type().isVariableWidth()) continue;
-        byteStart[i] = MemoryUtil.getInt(host.address() + 8L * k);
-        byteEnd[i] = MemoryUtil.getInt(host.address() + 8L * k + 4);
-        k++;
+      at = host.address();
+      for (int r = 0; r < starts.length; r++) {
+        for (int i = 0; i < batch.columnCount(); i++) {
+          if (!batch.column(i).type().isVariableWidth()) continue;
+          byteStart[r][i] = MemoryUtil.getInt(at);
+          byteEnd[r][i] = MemoryUtil.getInt(at + 4);
+          at += 8;
+        }
       }
     }
   }

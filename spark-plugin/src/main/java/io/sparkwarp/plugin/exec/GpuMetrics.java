@@ -23,6 +23,7 @@ public final class GpuMetrics {
   public static final String DEVICE_WAIT = "deviceWaitTime";
   public static final String DECODE_TIME = "decodeTime";
   public static final String SKIPPED_ROW_GROUPS = "skippedRowGroups";
+  public static final String SKIPPED_PAGES = "skippedPages";
   public static final String SPLIT_BATCHES = "splitBatches";
   public static final String MATCHES = "numMatches";
   public static final String NAIVE_PROBES = "naiveProbes";
@@ -84,6 +85,7 @@ public final class GpuMetrics {
     m.put(DEVICE_WAIT, SQLMetrics.createNanoTimingMetric(sc, "scan time waiting for device admission", -1));
     m.put(DECODE_TIME, SQLMetrics.createNanoTimingMetric(sc, "scan time uploading and decoding", -1));
     m.put(SKIPPED_ROW_GROUPS, SQLMetrics.createMetric(sc, "row groups skipped by the pushed filters"));
+    m.put(SKIPPED_PAGES, SQLMetrics.createMetric(sc, "data pages skipped by the column indexes (not decoded)"));
     m.put(SPLIT_BATCHES, SQLMetrics.createMetric(sc, "batches read in halves for device memory"));
     return m;
   }

@@ -85,7 +85,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
     ParquetScanRDD.Metrics metrics = new ParquetScanRDD.Metrics(metric(GpuMetrics.OUTPUT_ROWS),
         metric(GpuMetrics.OUTPUT_BATCHES), metric(GpuMetrics.GPU_TIME), metric(GpuMetrics.TRANSFER_BYTES),
         metric(GpuMetrics.READ_WAIT), metric(GpuMetrics.DEVICE_WAIT), metric(GpuMetrics.DECODE_TIME),
-        metric(GpuMetrics.SKIPPED_ROW_GROUPS), metric(GpuMetrics.SPLIT_BATCHES));
+        metric(GpuMetrics.SKIPPED_ROW_GROUPS), metric(GpuMetrics.SKIPPED_PAGES), metric(GpuMetrics.SPLIT_BATCHES));
     return new ParquetScanRDD(sparkContext(), partitions, splits,
         sparkContext().broadcast(conf, ClassTag$.MODULE$.apply(SerializableConfiguration.class)), columns, settings,
         new ParquetScanRDD.PartitionColumns(partitionSchema, partitionValues, conf().sessionLocalTimeZone()),

@@ -52,14 +52,15 @@ final class ParquetScanRDD extends RDD<ColumnarBatch> {
 
   /** What a partition reports: rows, batches and time per batch, the reader's counters once it is done. */
   record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric time, SQLMetric uploaded, SQLMetric readWait,
-      SQLMetric deviceWait, SQLMetric decode, SQLMetric skippedRowGroups, SQLMetric splitBatches)
-      implements Serializable {
+      SQLMetric deviceWait, SQLMetric decode, SQLMetric skippedRowGroups, SQLMetric skippedPages,
+      SQLMetric splitBatches) implements Serializable {
     void addTotals(ParquetBatchReader reader) {
       uploaded.add(reader.uploadedBytes());
       readWait.add(reader.readWaitNanos());
       deviceWait.add(reader.deviceWaitNanos());
       decode.add(reader.decodeNanos());
       skippedRowGroups.add(reader.skippedRowGroups());
+      skippedPages.add(reader.skippedPages());
       splitBatches.add(reader.splitBatches());
     }
   }
