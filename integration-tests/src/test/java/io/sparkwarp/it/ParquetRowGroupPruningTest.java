@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The GPU scan skips the row groups Spark's reader skips: Spark's pushed filters, turned into parquet-mr predicates
- * per file, against row group statistics, dictionaries and bloom filters. Over a file sorted by id in many small
- * row groups, a selective filter must read few of them, and the answer must stay Spark's (pruning only ever drops
- * row groups without a matching row; the filter itself still runs).
+ * per file, against row group statistics, dictionaries and bloom filters; and within row groups the data pages the
+ * column indexes rule out. Over a file sorted by id in many small row groups, a selective filter must read few of
+ * them, and the answer must stay Spark's (pruning only ever drops rows without a match; the filter itself still
+ * runs).
  */
 class ParquetRowGroupPruningTest extends GpuTestBase {
   private static final int ROWS = 200_000;
@@ -70,7 +71,33 @@ class ParquetRowGroupPruningTest extends GpuTestBase {
     assertEquals(0, skippedRowGroups(sql, Map.of(setting, "false")), setting + "=false");
   }
 
-  /** The row groups the GPU scan skipped in a run of {@code sql}. */
+  @Test
+  void columnIndexesSkipPagesWithinRowGroups() {
+    // few row groups of many small pages (100 rows at most); the columns' pages end at different rows
+    String path = SharedSpark.scratchDir().resolve("tables").resolve("pq_paged").toString();
+    spark().range(0, 20_000, 1, 1)
+        .selectExpr("id", "cast(id % 1000 AS int) AS small", "concat('k', cast(id DIV 2000 AS string)) AS flag",
+            "repeat(cast(id AS string), 1 + cast(id % 5 AS int)) AS note",
+            "CASE WHEN id % 7 = 0 THEN NULL ELSE id END AS sparse")
+        .write().mode("overwrite").options(Map.of("compression", "snappy", "parquet.block.size", "262144",
+            "parquet.page.size", "2048", "parquet.page.row.count.limit", "100"))
+        .parquet(path);
+    spark().read().parquet(path).createOrReplaceTempView("pq_paged");
+    spark().read().option("parquet.filter.columnindex.enabled", "false").parquet(path)
+        .createOrReplaceTempView("pq_paged_no_index");
+    // a range across page edges, two ranges, dictionary strings, nothing kept, everything kept
+    for (String where : List.of("id BETWEEN 12050 AND 12250", "id >= 19950 OR id < 120",
+        "flag = 'k3' AND id % 3 = 0", "id < 0", "id >= 0")) {
+      query("SELECT * FROM pq_paged WHERE " + where).gpuNodes(PARQUET_SCAN).matchesCpu();
+    }
+    String sql = "SELECT id, note, sparse FROM pq_paged WHERE id BETWEEN 12050 AND 12250";
+    long skipped = scanMetric(sql, Map.of(), "skippedPages");
+    assertTrue(skipped > 100, "skipped only " + skipped + " pages");
+    String off = sql.replace("pq_paged", "pq_paged_no_index");
+    query(off).gpuNodes(PARQUET_SCAN).matchesCpu();
+    assertEquals(0, scanMetric(off, Map.of(), "skippedPages"), "parquet.filter.columnindex.enabled=false");
+  }
+
   @Test
   void aScalarSubqueryFilterKeepsTheScanOnTheGpu() {
     // TPC-H Q22's shape: Spark pushes the subquery's value into the scan only once it has run; the GPU scan is
