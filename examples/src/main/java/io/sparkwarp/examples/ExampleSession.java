@@ -1,7 +1,11 @@
 package io.sparkwarp.examples;
 
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -22,6 +26,28 @@ final class ExampleSession {
       System.exit(2);
       throw e;  // not reached
     }
+  }
+
+  /**
+   * Runs a benchmark command: {@code run} in a session with the plugin on {@code backend} (no explain trees between
+   * its output's lines), its results written to {@code json} when one is named; exits 0 when every answer matched,
+   * else 1.
+   */
+  static <R> void benchmark(String appName, String backend, Optional<Path> json, Function<SparkSession, R> run,
+      BiConsumer<R, Path> write, Predicate<R> matched) {
+    SparkSession spark = start(appName, backend, Map.of("spark.warp.explain", "NONE"));
+    boolean allMatched;
+    try {
+      R results = run.apply(spark);
+      json.ifPresent(file -> {
+        write.accept(results, file);
+        System.out.println("results written to " + file.toAbsolutePath());
+      });
+      allMatched = matched.test(results);
+    } finally {
+      spark.stop();
+    }
+    System.exit(allMatched ? 0 : 1);
   }
 
   /** A session with the plugin loaded on {@code backend}, plus {@code settings}. */

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -66,20 +65,8 @@ public final class FullScanBenchmark {
 
   public static void main(String[] argv) {
     TpchBenchmark.Args args = ExampleSession.argsOrExit(FullScanBenchmark::parse, argv);
-    SparkSession spark = ExampleSession.start("sparkwarp full-scan benchmark", args.backend(),
-        Map.of("spark.warp.explain", "NONE"));
-    boolean matched;
-    try {
-      FullScanResults results = run(spark, args, System.out);
-      args.json().ifPresent(file -> {
-        results.write(file);
-        System.out.println("results written to " + file.toAbsolutePath());
-      });
-      matched = results.run().allMatched();
-    } finally {
-      spark.stop();
-    }
-    System.exit(matched ? 0 : 1);
+    ExampleSession.benchmark("sparkwarp full-scan benchmark", args.backend(), args.json(),
+        spark -> run(spark, args, System.out), FullScanResults::write, results -> results.run().allMatched());
   }
 
   /** Prepares the tables, runs the scan on both sides and prints the table and the bytes; returns the results. */

@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
@@ -80,21 +79,8 @@ public final class TpchBenchmark {
 
   public static void main(String[] argv) {
     Args args = ExampleSession.argsOrExit(Args::parse, argv);
-    // no per-query explain trees between the table's rows
-    SparkSession spark = ExampleSession.start("sparkwarp TPC-H benchmark", args.backend(),
-        Map.of("spark.warp.explain", "NONE"));
-    boolean matched;
-    try {
-      BenchmarkResults results = run(spark, args, System.out);
-      args.json().ifPresent(file -> {
-        results.write(file);
-        System.out.println("results written to " + file.toAbsolutePath());
-      });
-      matched = results.allMatched();
-    } finally {
-      spark.stop();
-    }
-    System.exit(matched ? 0 : 1);
+    ExampleSession.benchmark("sparkwarp TPC-H benchmark", args.backend(), args.json(),
+        spark -> run(spark, args, System.out), BenchmarkResults::write, BenchmarkResults::allMatched);
   }
 
   /** Prepares the tables, runs every query and prints the table; returns the results. */
