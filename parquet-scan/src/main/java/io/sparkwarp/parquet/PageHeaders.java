@@ -44,92 +44,124 @@ final class PageHeaders {
   }
 
   /**
+   * Where one column chunk's walk is: the rows of its row group before the next page, and its dictionary page's index
+   * in the column's table (-1: none yet). A chunk read page by page keeps its walk from page to page.
+   */
+  static final class Walk {
+    private long values;
+    private int dictionary = -1;
+  }
+
+  /**
    * Adds the pages of {@code chunk} to {@code out}.
    *
    * @throws CorruptChunkException when a header, a size or a checksum is wrong
    * @throws UnsupportedParquetException for a page encoding the device does not decode
    */
   static void parse(Chunk chunk, BatchTables out) {
-    if (chunk.length() > Integer.MAX_VALUE) throw new CorruptChunkException("a column chunk past 2 GiB");
-    ByteBuffer bytes = MemoryUtil.directBuffer(chunk.address(), (int) chunk.length());
-    PageTable table = out.tables[chunk.owner().column()];
-    long values = 0;
-    int dictionary = -1;
+    ByteBuffer bytes = bytes(chunk);
+    Walk walk = new Walk();
     long pos = 0;
-    while (values < chunk.valueCount()) {
+    while (walk.values < chunk.valueCount()) {
       if (pos >= chunk.length()) throw new CorruptChunkException("the column chunk ends before its values");
-      ByteBufferInputStream in = ByteBufferInputStream.wrap(bytes.duplicate().position((int) pos));
-      PageHeader h;
-      try {
-        h = Util.readPageHeader(in);
-      } catch (IOException | RuntimeException e) {
-        throw new CorruptChunkException("an unreadable page header (" + e.getMessage() + ")");
+      pos = page(chunk, bytes, pos, walk, out);
+    }
+  }
+
+  /**
+   * Adds the one page {@code page} holds to {@code out}: a page of a chunk read page by page (its offset index saying
+   * where each page lies), the first of rows {@code firstRow} of its row group (-1: the dictionary page).
+   *
+   * @throws CorruptChunkException as {@link #parse}, and when the page does not fill its region
+   */
+  static void parsePage(Chunk page, long firstRow, Walk walk, BatchTables out) {
+    if (firstRow >= 0) walk.values = firstRow;
+    if (page(page, bytes(page), 0, walk, out) != page.length()) {
+      throw new CorruptChunkException("a page's size differs from its offset index");
+    }
+  }
+
+  private static ByteBuffer bytes(Chunk chunk) {
+    if (chunk.length() > Integer.MAX_VALUE) throw new CorruptChunkException("a column chunk past 2 GiB");
+    return MemoryUtil.directBuffer(chunk.address(), (int) chunk.length());
+  }
+
+  /** Adds the page whose header is at {@code pos} of {@code chunk}; returns where the next page starts. */
+  private static long page(Chunk chunk, ByteBuffer bytes, long pos, Walk walk, BatchTables out) {
+    PageTable table = out.tables[chunk.owner().column()];
+    ByteBufferInputStream in = ByteBufferInputStream.wrap(bytes.duplicate().position((int) pos));
+    PageHeader h;
+    try {
+      h = Util.readPageHeader(in);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptChunkException("an unreadable page header (" + e.getMessage() + ")");
+    }
+    long data = pos + in.position();
+    long stored = h.getCompressed_page_size();
+    long size = h.getUncompressed_page_size();
+    if (stored < 0 || size < 0 || data + stored > chunk.length()) {
+      throw new CorruptChunkException("a page of " + stored + " bytes past the end of its column chunk");
+    }
+    if (h.isSetCrc()) verify(bytes, data, stored, h.getCrc());
+    switch (h.getType()) {
+      case DICTIONARY_PAGE -> {
+        DictionaryPageHeader d = h.getDictionary_page_header();
+        if (d.getEncoding() != Encoding.PLAIN && d.getEncoding() != Encoding.PLAIN_DICTIONARY) {
+          throw new UnsupportedParquetException("dictionary encoding " + d.getEncoding());
+        }
+        if (chunk.bool()) throw new UnsupportedParquetException("a dictionary of booleans");
+        long target = out.reservePages(size);
+        addPage(out, chunk, data, stored, target, size, true);
+        walk.dictionary = table.addDictionary(target, size, Math.max(0, d.getNum_values()));
+        out.pageAdded(chunk.owner());
       }
-      long data = pos + in.position();
-      long stored = h.getCompressed_page_size();
-      long size = h.getUncompressed_page_size();
-      if (stored < 0 || size < 0 || data + stored > chunk.length()) {
-        throw new CorruptChunkException("a page of " + stored + " bytes past the end of its column chunk");
-      }
-      if (h.isSetCrc()) verify(bytes, data, stored, h.getCrc());
-      switch (h.getType()) {
-        case DICTIONARY_PAGE -> {
-          DictionaryPageHeader d = h.getDictionary_page_header();
-          if (d.getEncoding() != Encoding.PLAIN && d.getEncoding() != Encoding.PLAIN_DICTIONARY) {
-            throw new UnsupportedParquetException("dictionary encoding " + d.getEncoding());
-          }
-          if (chunk.bool()) throw new UnsupportedParquetException("a dictionary of booleans");
+      case DATA_PAGE -> {
+        DataPageHeader d = h.getData_page_header();
+        if (table.maxDefinition() > 0 && d.getDefinition_level_encoding() != Encoding.RLE) {
+          throw new UnsupportedParquetException("definition level encoding " + d.getDefinition_level_encoding());
+        }
+        long n = checkedValues(d.getNum_values(), walk.values, chunk);
+        if (chunk.keeps(walk.values, n)) {
           long target = out.reservePages(size);
           addPage(out, chunk, data, stored, target, size, true);
-          dictionary = table.addDictionary(target, size, Math.max(0, d.getNum_values()));
+          PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), walk.dictionary);
+          out.keepRows(chunk.owner().column(), walk.values, n, chunk.kept());
+          int dictionary = kind == PageTable.Kind.DICTIONARY_ENCODED ? walk.dictionary : -1;
+          table.addData(target, size, -1, n, kind, dictionary);
           out.pageAdded(chunk.owner());
+        } else {
+          out.pageSkipped();
         }
-        case DATA_PAGE -> {
-          DataPageHeader d = h.getData_page_header();
-          if (table.maxDefinition() > 0 && d.getDefinition_level_encoding() != Encoding.RLE) {
-            throw new UnsupportedParquetException("definition level encoding " + d.getDefinition_level_encoding());
-          }
-          long n = checkedValues(d.getNum_values(), values, chunk);
-          if (chunk.keeps(values, n)) {
-            long target = out.reservePages(size);
-            addPage(out, chunk, data, stored, target, size, true);
-            PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
-            out.keepRows(chunk.owner().column(), values, n, chunk.kept());
-            table.addData(target, size, -1, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
-            out.pageAdded(chunk.owner());
-          } else {
-            out.pageSkipped();
-          }
-          values += n;
-        }
-        case DATA_PAGE_V2 -> {
-          DataPageHeaderV2 d = h.getData_page_header_v2();
-          long levels = d.getDefinition_levels_byte_length();
-          if (d.getRepetition_levels_byte_length() != 0) {
-            throw new CorruptChunkException("repetition levels in a flat column");
-          }
-          if (levels < 0 || levels > stored || levels > size) {
-            throw new CorruptChunkException("definition levels longer than their page");
-          }
-          long n = checkedValues(d.getNum_values(), values, chunk);
-          if (chunk.keeps(values, n)) {
-            boolean compressed = !d.isSetIs_compressed() || d.isIs_compressed();
-            long target = out.reservePages(size);
-            addPage(out, chunk, data, levels, target, levels, false);
-            addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
-            PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), dictionary);
-            out.keepRows(chunk.owner().column(), values, n, chunk.kept());
-            table.addData(target, size, levels, n, kind, kind == PageTable.Kind.DICTIONARY_ENCODED ? dictionary : -1);
-            out.pageAdded(chunk.owner());
-          } else {
-            out.pageSkipped();
-          }
-          values += n;
-        }
-        default -> {}  // index pages carry nothing the scan needs
+        walk.values += n;
       }
-      pos = data + stored;
+      case DATA_PAGE_V2 -> {
+        DataPageHeaderV2 d = h.getData_page_header_v2();
+        long levels = d.getDefinition_levels_byte_length();
+        if (d.getRepetition_levels_byte_length() != 0) {
+          throw new CorruptChunkException("repetition levels in a flat column");
+        }
+        if (levels < 0 || levels > stored || levels > size) {
+          throw new CorruptChunkException("definition levels longer than their page");
+        }
+        long n = checkedValues(d.getNum_values(), walk.values, chunk);
+        if (chunk.keeps(walk.values, n)) {
+          boolean compressed = !d.isSetIs_compressed() || d.isIs_compressed();
+          long target = out.reservePages(size);
+          addPage(out, chunk, data, levels, target, levels, false);
+          addPage(out, chunk, data + levels, stored - levels, target + levels, size - levels, compressed);
+          PageTable.Kind kind = kind(d.getEncoding(), chunk.type(), walk.dictionary);
+          out.keepRows(chunk.owner().column(), walk.values, n, chunk.kept());
+          int dictionary = kind == PageTable.Kind.DICTIONARY_ENCODED ? walk.dictionary : -1;
+          table.addData(target, size, levels, n, kind, dictionary);
+          out.pageAdded(chunk.owner());
+        } else {
+          out.pageSkipped();
+        }
+        walk.values += n;
+      }
+      default -> {}  // index pages carry nothing the scan needs
     }
+    return data + stored;
   }
 
   /**

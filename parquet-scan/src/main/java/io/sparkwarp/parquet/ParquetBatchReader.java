@@ -37,7 +37,9 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.internal.filter2.columnindex.ColumnIndexFilter;
+import org.apache.parquet.internal.filter2.columnindex.ColumnIndexStore;
 import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -135,13 +137,22 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private record Part(int split, Path file, List<RowGroup> rowGroups, List<ColumnDescriptor> descriptors) {}
 
   /**
-   * A row group to read, and the rows of it the column indexes may not rule out (parquet-mr's
-   * {@code ColumnIndexFilter}, as Spark's reader reads them): null for every row.
+   * A row group to read, the rows of it the column indexes may not rule out (parquet-mr's {@code ColumnIndexFilter},
+   * as Spark's reader reads them; null for every row) and, where some are ruled out, per scan column the offset index
+   * of its chunk, to read only the pages with kept rows (null where the file has none: the whole chunk is read).
    */
-  private record RowGroup(BlockMetaData block, RowRanges kept) {
+  private record RowGroup(BlockMetaData block, RowRanges kept, List<OffsetIndex> pageIndexes) {
     long rows() {
       return kept == null ? block.getRowCount() : kept.rowCount();
     }
+  }
+
+  /**
+   * Bytes of a column chunk to read: the whole chunk ({@code firstRow} {@link #WHOLE_CHUNK}), its dictionary page
+   * (-1) or one data page whose first row in the row group is {@code firstRow}.
+   */
+  private record Piece(long start, long length, long firstRow) {
+    static final long WHOLE_CHUNK = -2;
   }
 
   /**
@@ -277,8 +288,10 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       }
       Optional<FilterPredicate> predicate = predicate(reader, file);
       for (BlockMetaData block : prune(reader, options, predicate)) {
-        RowGroup group = new RowGroup(block, keptRows(reader, options, predicate, block, descriptors));
-        if (group.rows() > 0) groups.add(group);
+        ColumnIndexStore indexes = reader.getColumnIndexStore(reader.getRowGroups().indexOf(block));
+        RowRanges kept = keptRows(indexes, options, predicate, block, descriptors);
+        if (kept != null && kept.rowCount() == 0) continue;
+        groups.add(new RowGroup(block, kept, kept == null ? null : pageIndexes(indexes, descriptors)));
       }
     } catch (CorruptParquetException e) {
       throw e;
@@ -304,16 +317,57 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
    * keeps them for Spark when {@code parquet.filter.columnindex.enabled} (the default); null for every row (no
    * filter, no column indexes, or nothing ruled out).
    */
-  private static RowRanges keptRows(ParquetFileReader reader, ParquetReadOptions options,
+  private static RowRanges keptRows(ColumnIndexStore indexes, ParquetReadOptions options,
       Optional<FilterPredicate> predicate, BlockMetaData block, List<ColumnDescriptor> descriptors) {
     if (predicate.isEmpty() || !options.useColumnIndexFilter()) return null;
     Set<ColumnPath> paths = new HashSet<>();
     for (ColumnDescriptor d : descriptors) {
       if (d != null) paths.add(ColumnPath.get(d.getPath()));
     }
-    RowRanges kept = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(predicate.get()),
-        reader.getColumnIndexStore(reader.getRowGroups().indexOf(block)), paths, block.getRowCount());
+    RowRanges kept = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(predicate.get()), indexes, paths,
+        block.getRowCount());
     return kept.rowCount() == block.getRowCount() ? null : kept;
+  }
+
+  /** Per scan column, its chunk's offset index; null where the file lacks the column or the index. */
+  private static List<OffsetIndex> pageIndexes(ColumnIndexStore indexes, List<ColumnDescriptor> descriptors) {
+    List<OffsetIndex> out = new ArrayList<>();
+    for (ColumnDescriptor d : descriptors) {
+      OffsetIndex index = null;
+      if (d != null) {
+        try {
+          index = indexes.getOffsetIndex(ColumnPath.get(d.getPath()));
+        } catch (ColumnIndexStore.MissingOffsetIndexException e) {
+          // read whole: its pages are still left out by their row spans
+        }
+      }
+      out.add(index);
+    }
+    return out;
+  }
+
+  /**
+   * What to read of column {@code c}'s chunk in {@code group}: the whole chunk, or, where its offset index says where
+   * the pages lie, its dictionary page and the data pages holding kept rows. An offset index pointing outside the
+   * chunk reads the whole chunk.
+   */
+  private static List<Piece> pieces(RowGroup group, int c, ColumnChunkMetaData chunk) {
+    long start = chunk.getStartingPos();
+    long end = start + chunk.getTotalSize();
+    Piece whole = new Piece(start, chunk.getTotalSize(), Piece.WHOLE_CHUNK);
+    OffsetIndex index = group.pageIndexes() == null ? null : group.pageIndexes().get(c);
+    if (index == null || index.getPageCount() == 0) return List.of(whole);
+    List<Piece> pieces = new ArrayList<>();
+    if (index.getOffset(0) < start) return List.of(whole);
+    if (index.getOffset(0) > start) pieces.add(new Piece(start, index.getOffset(0) - start, -1));
+    for (int i = 0; i < index.getPageCount(); i++) {
+      long first = index.getFirstRowIndex(i);
+      if (index.getOffset(i) + index.getCompressedPageSize(i) > end) return List.of(whole);
+      if (group.kept().isOverlapping(first, index.getLastRowIndex(i, group.block().getRowCount()))) {
+        pieces.add(new Piece(index.getOffset(i), index.getCompressedPageSize(i), first));
+      }
+    }
+    return pieces;
   }
 
   /**
@@ -353,10 +407,12 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     for (Part part : plan.parts()) {
       List<long[]> own = new ArrayList<>();
       for (RowGroup group : part.rowGroups()) {
-        for (ColumnDescriptor d : part.descriptors()) {
+        for (int c = 0; c < part.descriptors().size(); c++) {
+          ColumnDescriptor d = part.descriptors().get(c);
           if (d == null) continue;
-          ColumnChunkMetaData chunk = chunk(part.file(), group.block(), d);
-          own.add(new long[] {chunk.getStartingPos(), chunk.getTotalSize()});
+          for (Piece piece : pieces(group, c, chunk(part.file(), group.block(), d))) {
+            own.add(new long[] {piece.start(), piece.length()});
+          }
         }
       }
       ranges.add(own);
@@ -385,18 +441,29 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       for (int c = 0; c < part.descriptors().size(); c++) {
         if (part.descriptors().get(c) == null) continue;
         ColumnChunkMetaData chunk = chunk(part.file(), block, part.descriptors().get(c));
-        long offset = offsets[range++];
         BatchTables.Owner owner = new BatchTables.Owner(p, c, block.getOrdinal());
         try {
-          PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset,
-              chunk.getTotalSize(), codec(chunk.getCodec()),
-              DeviceCodecs.onDevice(chunk.getCodec(), settings.deviceCodecs()),
-              chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount(), group.kept());
           if (chunk.getValueCount() != block.getRowCount()) {
             throw new CorruptChunkException(chunk.getValueCount() + " values in a row group of "
                 + block.getRowCount() + " rows");
           }
-          PageHeaders.parse(pages, tables);
+          List<Piece> pieces = pieces(group, c, chunk);
+          PageHeaders.Walk walk = new PageHeaders.Walk();
+          for (Piece piece : pieces) {
+            long offset = offsets[range++];
+            PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset, piece.length(),
+                codec(chunk.getCodec()), DeviceCodecs.onDevice(chunk.getCodec(), settings.deviceCodecs()),
+                chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount(), group.kept());
+            if (piece.firstRow() == Piece.WHOLE_CHUNK) {
+              PageHeaders.parse(pages, tables);
+            } else {
+              PageHeaders.parsePage(pages, piece.firstRow(), walk, tables);
+            }
+          }
+          if (pieces.get(0).firstRow() != Piece.WHOLE_CHUNK) {
+            long dataPieces = pieces.stream().filter(piece -> piece.firstRow() >= 0).count();
+            for (long i = dataPieces; i < group.pageIndexes().get(c).getPageCount(); i++) tables.pageSkipped();
+          }
         } catch (CorruptChunkException | UnsupportedParquetException e) {
           throw corrupt(plan, owner, e.getMessage(), e);
         }
