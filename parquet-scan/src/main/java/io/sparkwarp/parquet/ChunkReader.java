@@ -15,10 +15,12 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Reads byte ranges (column chunks) of several files into one block of pinned host memory, the files one after
- * another: ranges of a file less than {@link #MAX_GAP} apart are read as one (the gap costs less than another
- * request), and the merged ranges are cut into pieces of at most {@link #PIECE} read by the reader threads in
- * parallel with positioned reads, every file's at once, each file through its own stream.
+ * Reads byte ranges (column chunks, or single pages of them) of several files into one block of pinned host memory,
+ * the files one after another: ranges of a file less than {@link #MAX_GAP} apart are read as one (the gap costs less
+ * than another request) unless a range asks to join only adjacent ones (pages chosen by the column indexes: the
+ * pages between are what the scan leaves out), and the merged ranges are cut into pieces of at most {@link #PIECE}
+ * read by the reader threads in parallel with positioned reads, every file's at once, each file through its own
+ * stream.
  */
 final class ChunkReader {
   /** Bytes between two ranges below which they are read as one. */
@@ -34,7 +36,10 @@ final class ChunkReader {
    */
   record Layout(List<List<long[]>> reads, List<long[]> offsets, long bytes) {}
 
-  /** The layout of {@code ranges}: per file, {start, length} pairs. */
+  /**
+   * The layout of {@code ranges}: per file, {start, length} pairs, or {start, length, 0} for a range joined to the one
+   * before only when adjacent.
+   */
   static Layout layout(List<List<long[]>> ranges) {
     List<List<long[]>> reads = new ArrayList<>();
     List<long[]> offsets = new ArrayList<>();
@@ -49,7 +54,8 @@ final class ChunkReader {
         long start = file.get(i)[0];
         long end = start + file.get(i)[1];
         long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-        if (last != null && start - last[1] <= MAX_GAP && start >= last[0]) {
+        long gap = file.get(i).length > 2 ? file.get(i)[2] : MAX_GAP;
+        if (last != null && start - last[1] <= gap && start >= last[0]) {
           if (end > last[1]) {
             total += end - last[1];
             last[1] = end;

@@ -411,7 +411,9 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
           ColumnDescriptor d = part.descriptors().get(c);
           if (d == null) continue;
           for (Piece piece : pieces(group, c, chunk(part.file(), group.block(), d))) {
-            own.add(new long[] {piece.start(), piece.length()});
+            // the pages a column index leaves out are not read, nor uploaded
+            own.add(piece.firstRow() == Piece.WHOLE_CHUNK ? new long[] {piece.start(), piece.length()}
+                : new long[] {piece.start(), piece.length(), 0});
           }
         }
       }

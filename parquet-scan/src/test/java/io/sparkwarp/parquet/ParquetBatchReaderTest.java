@@ -24,7 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -245,6 +247,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
         FilterApi.gt(id, (long) rows), FilterApi.gtEq(id, 0L),
         FilterApi.eq(FilterApi.binaryColumn("s"), Binary.fromString("v7")));
     long skipped = 0;
+    Map<FilterPredicate, Long> uploadedByPages = new HashMap<>();
     for (boolean columnIndexes : new boolean[] {true, false}) {
       Configuration withIndexes = new Configuration(conf);
       withIndexes.setBoolean("parquet.filter.columnindex.enabled", columnIndexes);
@@ -255,6 +258,12 @@ class ParquetBatchReaderTest extends BackendTestBase {
             + columnIndexes);
         if (!columnIndexes) assertEquals(0, read.skippedPages(), filter.toString());
         skipped += read.skippedPages();
+        // a single id: a page a column and the dictionaries, far less than the chunks of its row group
+        if (columnIndexes) uploadedByPages.put(filter, read.uploaded());
+        if (!columnIndexes && filter.toString().startsWith("eq(id")) {
+          assertTrue(uploadedByPages.get(filter) < read.uploaded() / 2, uploadedByPages.get(filter)
+              + " bytes uploaded by pages, " + read.uploaded() + " by chunks");
+        }
       }
     }
     assertTrue(skipped > 0, "no page was skipped");
@@ -405,10 +414,10 @@ class ParquetBatchReaderTest extends BackendTestBase {
   }
 
   /**
-   * Rows of a reader's batches, how many batches there were, how many it read in halves, and how many data pages the
-   * column indexes ruled out.
+   * Rows of a reader's batches, how many batches there were, how many it read in halves, how many data pages the
+   * column indexes ruled out, and the bytes it uploaded.
    */
-  private record Batches(List<Object[]> rows, int count, long halved, long skippedPages) {}
+  private record Batches(List<Object[]> rows, int count, long halved, long skippedPages, long uploaded) {}
 
   /** Every row of the splits' batches (any may share one), values as TestFiles keeps them. */
   private List<Object[]> read(List<FileSplit> splits) {
@@ -450,7 +459,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
           }
         }
       }
-      return new Batches(rows, count, reader.splitBatches(), reader.skippedPages());
+      return new Batches(rows, count, reader.splitBatches(), reader.skippedPages(), reader.uploadedBytes());
     }
   }
 
