@@ -603,8 +603,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   }
 
   /**
-   * Data pages of the row groups read so far that the column indexes ruled out: not decompressed nor decoded (their
-   * bytes are still read and uploaded with their column chunk).
+   * Data pages of the row groups read so far that the column indexes ruled out: not decompressed nor decoded, and
+   * not read either where their chunk's offset index says where the kept pages lie.
    */
   public long skippedPages() {
     return skippedPages;

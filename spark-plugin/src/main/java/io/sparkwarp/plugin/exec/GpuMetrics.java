@@ -85,7 +85,7 @@ public final class GpuMetrics {
     m.put(DEVICE_WAIT, SQLMetrics.createNanoTimingMetric(sc, "scan time waiting for device admission", -1));
     m.put(DECODE_TIME, SQLMetrics.createNanoTimingMetric(sc, "scan time uploading and decoding", -1));
     m.put(SKIPPED_ROW_GROUPS, SQLMetrics.createMetric(sc, "row groups skipped by the pushed filters"));
-    m.put(SKIPPED_PAGES, SQLMetrics.createMetric(sc, "data pages skipped by the column indexes (not decoded)"));
+    m.put(SKIPPED_PAGES, SQLMetrics.createMetric(sc, "data pages skipped by the column indexes"));
     m.put(SPLIT_BATCHES, SQLMetrics.createMetric(sc, "batches read in halves for device memory"));
     return m;
   }
