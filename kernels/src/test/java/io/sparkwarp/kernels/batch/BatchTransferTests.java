@@ -22,6 +22,7 @@ import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.util.TransferPair;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -191,6 +192,39 @@ public abstract class BatchTransferTests extends BackendTestBase {
         }
       }
       assertThrows(IndexOutOfBoundsException.class, () -> BatchSlicer.slice(backend, batch, rows, 1, stream));
+    } finally {
+      Closeables.closeAll(vectors);
+    }
+  }
+
+  @Test
+  void rangesConcatenateToTheRowsTheyCover() {
+    // as the Parquet scan lines its columns up after page pruning: unaligned ranges, empty ones, the last row
+    int rows = 1003;
+    List<FieldVector> vectors = randomColumns(rows, transfer, 0.25);
+    int[] starts = {1, 40, 40, 97, 600, rows - 1};
+    int[] lengths = {31, 0, 50, 200, 3, 1};
+    try (DeviceBatch batch = ArrowUpload.upload(backend, vectors, stream);
+        DeviceBatch kept = BatchConcatenator.concatRanges(backend,
+            BatchSlicer.ranges(backend, batch, starts, lengths, stream), stream);
+        ArrowDownload d = ArrowDownload.begin(backend, kept, names(vectors.size()), transfer, stream)) {
+      List<FieldVector> back = d.complete();
+      try {
+        int at = 0;
+        for (int r = 0; r < starts.length; r++) {
+          for (int c = 0; c < vectors.size(); c++) {
+            TransferPair split = back.get(c).getTransferPair(transfer);
+            split.splitAndTransfer(at, lengths[r]);
+            try (FieldVector part = (FieldVector) split.getTo()) {
+              assertRowsEqual(vectors.get(c), starts[r], part, "range " + r + " column " + c);
+            }
+          }
+          at += lengths[r];
+        }
+        assertEquals(at, kept.rowCount());
+      } finally {
+        Closeables.closeAll(back);
+      }
     } finally {
       Closeables.closeAll(vectors);
     }
