@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.SparkThrowable;
@@ -53,6 +54,7 @@ public final class QueryCheck {
   private final Map<String, String> conf = new LinkedHashMap<>();
   private final List<String> gpuNodes = new ArrayList<>();
   private final List<String> cpuNodes = new ArrayList<>();
+  private final List<Consumer<SparkPlan>> gpuPlanChecks = new ArrayList<>();
   private Adaptive adaptive = Adaptive.BOTH;
   private double floatSumTolerance;
 
@@ -103,6 +105,15 @@ public final class QueryCheck {
     return this;
   }
 
+  /**
+   * An assertion over the GPU run's executed plan once its rows are collected, so its nodes' metrics hold the run's
+   * figures (that a sort spilled, say); made in every adaptive mode {@link #matchesCpu} runs.
+   */
+  public QueryCheck gpuPlan(Consumer<SparkPlan> check) {
+    gpuPlanChecks.add(check);
+    return this;
+  }
+
   /** The GPU answer equals the CPU answer and the GPU plan holds every node named by {@link #gpuNodes}. */
   public void matchesCpu() {
     requireGpuNodes();
@@ -113,6 +124,7 @@ public final class QueryCheck {
       runs.assertCpuNodes();
       runs.assertSameAnswer();
       runs.assertGpuNodes();
+      gpuPlanChecks.forEach(check -> check.accept(runs.gpu.plan()));
     }
   }
 

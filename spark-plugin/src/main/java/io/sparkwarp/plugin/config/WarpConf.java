@@ -59,6 +59,11 @@ public final class WarpConf {
           + "are merged; what merging leaves above it goes on to the shuffle early (partial aggregates) or is split "
           + "by key into buckets in host memory that are finished one at a time (final aggregates), so the groups "
           + "need not fit the device at once. At most half of spark.warp.memory.taskReserve.");
+  public static final ConfEntry<Long> SORT_RUN_BYTES = ConfEntry.bytes(PREFIX + "sort.runBytes", 512L << 20,
+      SESSION, "Device bytes of input one task's sort takes at once: a partition within it is sorted whole, into one "
+          + "batch; a larger one is sorted in runs of this size that move to host memory and are then merged on the "
+          + "device a slice of each run at a time, so a partition need not fit the device. At most a quarter of "
+          + "spark.warp.memory.taskReserve (a sort holds its input, the sorted copy and their concatenation).");
   public static final ConfEntry<Long> DEVICE_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.deviceLimit", 0,
       STATIC, "Device memory an executor's queries may hold at once; 0 means 90% of the GPU's memory.");
   public static final ConfEntry<Long> PINNED_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.pinnedLimit", 0,
@@ -174,7 +179,8 @@ public final class WarpConf {
 
   private static List<ConfEntry<?>> buildEntries() {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
-        DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
+        DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, SORT_RUN_BYTES,
+        DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
         STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES,
         PARQUET_BATCH_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
         TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));

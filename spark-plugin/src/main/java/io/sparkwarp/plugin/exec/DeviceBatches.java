@@ -4,16 +4,20 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowDownload;
+import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.plugin.runtime.TaskGpu;
+import io.sparkwarp.plugin.shuffle.SliceAppender;
 import io.sparkwarp.plugin.types.SparkTypes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -80,6 +84,15 @@ public final class DeviceBatches {
     return result;
   }
 
+  /** Serialized slices of rows ({@link SliceAppender}'s format, all of {@code schema}) as one device batch. */
+  static DeviceBatch upload(Schema schema, List<byte[]> slices, TaskGpu gpu) {
+    try (SliceAppender appender = new SliceAppender(schema, gpu.hostAllocator())) {
+      for (byte[] slice : slices) appender.append(slice);
+      try (VectorSchemaRoot root = appender.take()) {
+        return ArrowUpload.upload(gpu.backend(), root, gpu.stream());
+      }
+    }
+  }
 
   /**
    * A partition's batches as one device batch (concatenated; empty where there are none), which the caller owns: the

@@ -17,6 +17,7 @@ public final class GpuMetrics {
   public static final String GPU_TIME = "gpuTime";
   public static final String TRANSFER_BYTES = "transferBytes";
   public static final String SPILL_BYTES = "spillBytes";
+  public static final String SORT_RUNS = "sortRuns";
   public static final String TRANSFER_TIME = "transferTime";
   public static final String GATHER_TIME = "gatherTime";
   public static final String READ_WAIT = "readWaitTime";
@@ -114,6 +115,14 @@ public final class GpuMetrics {
     Map<String, SQLMetric> m = operator(sc);
     m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
     m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
+    return m;
+  }
+
+  /** The operator metrics plus what a sort larger than its device budget spilled: bytes and sorted runs. */
+  static Map<String, SQLMetric> sort(SparkContext sc) {
+    Map<String, SQLMetric> m = operator(sc);
+    m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
+    m.put(SORT_RUNS, SQLMetrics.createMetric(sc, "sorted runs spilled"));
     return m;
   }
 

@@ -1,18 +1,14 @@
 package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.kernels.Closeables;
-import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.partition.PartitionedBatch;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import io.sparkwarp.plugin.shuffle.ColumnarSlices;
-import io.sparkwarp.plugin.shuffle.SliceAppender;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -80,7 +76,7 @@ final class SpilledGroups {
         size += bucket.get(to++).length;
       }
       gpu.acquireDevice();
-      inner.add(upload(bucket.subList(from, to), gpu), gpu);
+      inner.add(DeviceBatches.upload(schema, bucket.subList(from, to), gpu), gpu);
       bytes -= size;
       from = to;
     }
@@ -113,16 +109,6 @@ final class SpilledGroups {
     List<byte[]> bucket = slices.set(b, new ArrayList<>());
     if (bucket.isEmpty()) return null;
     bytes -= bucket.stream().mapToLong(s -> s.length).sum();
-    return upload(bucket, gpu);
-  }
-
-  private DeviceBatch upload(List<byte[]> pieces, TaskGpu gpu) {
-    BufferAllocator memory = gpu.hostAllocator();
-    try (SliceAppender appender = new SliceAppender(schema, memory)) {
-      for (byte[] slice : pieces) appender.append(slice);
-      try (VectorSchemaRoot root = appender.take()) {
-        return ArrowUpload.upload(gpu.backend(), root, gpu.stream());
-      }
-    }
+    return DeviceBatches.upload(schema, bucket, gpu);
   }
 }

@@ -1,5 +1,6 @@
 package io.sparkwarp.plugin.rewrite;
 
+import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
 import io.sparkwarp.plugin.exec.GpuSortExec;
 import io.sparkwarp.plugin.exec.SortKeys;
@@ -41,8 +42,14 @@ final class SortMeta extends ExecMeta {
     return p instanceof GpuShuffleExchangeExec;
   }
 
+  /** The input a partition sorts at once: the setting, at most a quarter of the device memory a task is counted for. */
+  private long runBytes() {
+    return Math.min(context.conf().get(WarpConf.SORT_RUN_BYTES),
+        Math.max(1, context.conf().get(WarpConf.TASK_DEVICE_RESERVE) / 4));
+  }
+
   @Override
   protected SparkPlan convertToGpu(List<SparkPlan> gpuChildren) {
-    return new GpuSortExec(sort.sortOrder(), sort.global(), gpuChildren.get(0));
+    return new GpuSortExec(sort.sortOrder(), sort.global(), gpuChildren.get(0), runBytes());
   }
 }
