@@ -283,19 +283,11 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     }
 
     private <T> T timed(Supplier<T> step) {
-      long start = System.nanoTime();
-      try {
-        return step.get();
-      } finally {
-        metrics.gpuTime().add(System.nanoTime() - start);
-      }
+      return GpuMetrics.timed(metrics.gpuTime(), step);
     }
 
     private void timedStep(Runnable step) {
-      timed(() -> {
-        step.run();
-        return null;
-      });
+      GpuMetrics.timedStep(metrics.gpuTime(), step);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.plugin.config.WarpConf;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.execution.metric.SQLMetrics;
@@ -150,6 +151,24 @@ public final class GpuMetrics {
    */
   private static boolean measuresLanes(SparkContext sc) {
     return WarpConf.of(sc.conf()).get(WarpConf.BACKEND) != BackendKind.HOST;
+  }
+
+  /** {@code step}'s result, its wall time added to {@code time} (returning or throwing). */
+  static <T> T timed(SQLMetric time, Supplier<T> step) {
+    long start = System.nanoTime();
+    try {
+      return step.get();
+    } finally {
+      time.add(System.nanoTime() - start);
+    }
+  }
+
+  /** Runs {@code step}, adding its wall time to {@code time}. */
+  static void timedStep(SQLMetric time, Runnable step) {
+    timed(time, () -> {
+      step.run();
+      return null;
+    });
   }
 
   static scala.collection.immutable.Map<String, SQLMetric> toScala(Map<String, SQLMetric> metrics) {

@@ -11,7 +11,6 @@ import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.function.Supplier;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.execution.metric.SQLMetric;
@@ -93,10 +92,10 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
         while (input.hasNext()) add(DeviceBatches.unwrap(input.next()));
         if (spilled.isEmpty()) return sortPending();
         spillRun();
-        timedStep(this::mergeToFanIn);
+        GpuMetrics.timedStep(gpuTime, this::mergeToFanIn);
         merge = newMerge(spilled);
       }
-      return merge == null ? null : timed(merge::next);
+      return merge == null ? null : GpuMetrics.timed(gpuTime, merge::next);
     }
 
     /**
@@ -133,7 +132,7 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
     /** The pending batches as one sorted batch, freed; null when they hold no rows. */
     private DeviceBatch sortPending() {
       gpu.acquireDevice();
-      return timed(() -> {
+      return GpuMetrics.timed(gpuTime, () -> {
         try (DeviceBatch whole = pending.size() == 1 ? pending.remove(0)
             : BatchConcatenator.concat(gpu.backend(), pending, gpu.stream())) {
           Closeables.closeAll(pending);
@@ -191,22 +190,6 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
       long before = run.bytes();
       run.add(sorted);
       spillBytes.add(run.bytes() - before);
-    }
-
-    private <T> T timed(Supplier<T> step) {
-      long start = System.nanoTime();
-      try {
-        return step.get();
-      } finally {
-        gpuTime.add(System.nanoTime() - start);
-      }
-    }
-
-    private void timedStep(Runnable step) {
-      timed(() -> {
-        step.run();
-        return null;
-      });
     }
 
     @Override
