@@ -83,10 +83,10 @@ class SortSpillTest extends GpuTestBase {
         .matchesCpu();
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"f DESC NULLS LAST, s, id", "s DESC NULLS FIRST, d NULLS LAST, f, id DESC"})
-  void severalKeysNanNullsAndMultiByteStrings(String order) {
-    spilling("SELECT * FROM " + ROWS + " ORDER BY " + order, "16k", 2).matchesCpu();
+  @Test
+  void severalKeysNanNullsAndMultiByteStrings() {
+    spilling("SELECT * FROM " + ROWS + " ORDER BY f DESC NULLS LAST, s DESC NULLS FIRST, d NULLS LAST, id DESC",
+        "16k", 2).matchesCpu();
   }
 
   /** An all-null leading key, then one that holds most rows; a limit on top (past the threshold: sort and limit). */

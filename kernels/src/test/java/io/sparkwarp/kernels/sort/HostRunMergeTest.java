@@ -2,17 +2,13 @@ package io.sparkwarp.kernels.sort;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.ArrowUpload;
-import io.sparkwarp.kernels.batch.BatchConcatenator;
-import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.testing.BackendTestBase;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -32,31 +28,11 @@ class HostRunMergeTest extends BackendTestBase {
     return BackendKind.HOST;
   }
 
-  /** A sorted run held as device pieces, handed out front to back. */
-  private static final class PiecesRun implements RunMerge.Run, AutoCloseable {
-    private final ArrayDeque<DeviceBatch> pieces = new ArrayDeque<>();
-
-    @Override
-    public boolean hasMore() {
-      return !pieces.isEmpty();
-    }
-
-    @Override
-    public DeviceBatch next() {
-      return pieces.poll();
-    }
-
-    @Override
-    public void close() {
-      Closeables.closeAll(new ArrayList<>(pieces));
-    }
-  }
-
   @Test
   void mergedRunsAreTheStableSortOfTheirConcatenation() {
     List<DeviceType> types = SortTesting.types();
     for (int rows : new int[] {1, 40, 1500}) {
-      for (int trial = 0; trial < 12; trial++) {
+      for (int trial = 0; trial < 8; trial++) {
         List<FieldVector> columns = new ArrayList<>();
         try {
           for (int c = 0; c < 3; c++) {
@@ -100,44 +76,13 @@ class HostRunMergeTest extends BackendTestBase {
         new int[] {0, 3, 5}, new boolean[5]));
   }
 
-  /**
-   * Cuts the batch of {@code columns} into {@code runCount} runs of random lengths, sorts each and serves it in
-   * pieces of 1 to {@code maxPiece} rows, merges them and compares with the stable order of the whole batch.
-   */
+  /** Merges the batch of {@code columns} cut into runs (SortTesting.mergedInRuns), compares with its stable order. */
   private void assertMergeSorts(List<FieldVector> columns, List<SortKey> keys, int runCount, int maxPiece,
       String what) {
-    int rows = columns.get(0).getValueCount();
     long before = backend.deviceMemory().bytesInUse();
-    List<PiecesRun> runs = new ArrayList<>();
-    List<DeviceBatch> out = new ArrayList<>();
     try (DeviceBatch batch = ArrowUpload.upload(backend, columns, stream)) {
-      int start = 0;
-      for (int r = 0; r < runCount && start < rows; r++) {
-        int length = r == runCount - 1 ? rows - start : 1 + rnd.nextInt(Math.max(1, 2 * rows / runCount));
-        length = Math.min(length, rows - start);
-        PiecesRun run = new PiecesRun();
-        runs.add(run);
-        try (DeviceBatch chunk = BatchSlicer.slice(backend, batch, start, length, stream);
-            DeviceBatch sorted = DeviceSort.sort(backend, chunk, keys, stream)) {
-          for (int at = 0; at < length; ) {
-            int piece = Math.min(length - at, 1 + rnd.nextInt(maxPiece));
-            run.pieces.add(BatchSlicer.slice(backend, sorted, at, piece, stream));
-            at += piece;
-          }
-        }
-        start += length;
-      }
-      try (RunMerge merge = new RunMerge(backend, runs, keys, stream)) {
-        for (DeviceBatch b = merge.next(); b != null; b = merge.next()) {
-          out.add(b);
-          assertTrue(b.rowCount() > 0, what + ": an empty round");
-        }
-      }
-      SortTesting.assertRows(columns, SortTesting.expectedOrder(columns, keys, rows), backend,
-          BatchConcatenator.concat(backend, out, stream), pageable, stream, what);
-    } finally {
-      Closeables.closeAll(out);
-      Closeables.closeAll(runs);
+      SortTesting.assertRows(columns, SortTesting.expectedOrder(columns, keys, batch.rowCount()), backend,
+          SortTesting.mergedInRuns(backend, batch, keys, runCount, maxPiece, rnd, stream), pageable, stream, what);
     }
     assertEquals(before, backend.deviceMemory().bytesInUse(), what + ": device memory left held");
   }

@@ -1,15 +1,20 @@
 package io.sparkwarp.kernels.sort;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowDownload;
+import io.sparkwarp.kernels.batch.BatchConcatenator;
+import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.RandomVectors;
 import io.sparkwarp.kernels.testing.RowIds;
 import io.sparkwarp.kernels.testing.VectorAssertions;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -168,6 +173,66 @@ final class SortTesting {
   static int[] order(Backend backend, DeviceBatch batch, List<SortKey> keys, DeviceStream stream) {
     try (DeviceBuffer order = DeviceSort.order(backend, batch, keys, stream)) {
       return RowIds.download(backend, order, batch.rowCount(), stream);
+    }
+  }
+
+  /** A sorted run held as device pieces, handed out front to back. */
+  private static final class PiecesRun implements RunMerge.Run, AutoCloseable {
+    private final ArrayDeque<DeviceBatch> pieces = new ArrayDeque<>();
+
+    @Override
+    public boolean hasMore() {
+      return !pieces.isEmpty();
+    }
+
+    @Override
+    public DeviceBatch next() {
+      return pieces.poll();
+    }
+
+    @Override
+    public void close() {
+      Closeables.closeAll(new ArrayList<>(pieces));
+    }
+  }
+
+  /**
+   * {@code batch} cut into up to {@code runCount} runs of random lengths, each sorted by DeviceSort and served in
+   * pieces of 1 to {@code maxPiece} rows, merged by RunMerge: one new batch (asserting that no round is empty).
+   */
+  static DeviceBatch mergedInRuns(Backend backend, DeviceBatch batch, List<SortKey> keys, int runCount,
+      int maxPiece, Random rnd, DeviceStream stream) {
+    int rows = batch.rowCount();
+    List<PiecesRun> runs = new ArrayList<>();
+    List<DeviceBatch> out = new ArrayList<>();
+    try {
+      int start = 0;
+      for (int r = 0; r < runCount && start < rows; r++) {
+        int length = r == runCount - 1 ? rows - start : 1 + rnd.nextInt(Math.max(1, 2 * rows / runCount));
+        length = Math.min(length, rows - start);
+        PiecesRun run = new PiecesRun();
+        runs.add(run);
+        try (DeviceBatch chunk = BatchSlicer.slice(backend, batch, start, length, stream);
+            DeviceBatch sorted = DeviceSort.sort(backend, chunk, keys, stream)) {
+          for (int at = 0; at < length; ) {
+            int piece = Math.min(length - at, 1 + rnd.nextInt(maxPiece));
+            run.pieces.add(BatchSlicer.slice(backend, sorted, at, piece, stream));
+            at += piece;
+          }
+        }
+        start += length;
+      }
+      try (RunMerge merge = new RunMerge(backend, runs, keys, stream)) {
+        for (DeviceBatch b = merge.next(); b != null; b = merge.next()) {
+          out.add(b);
+          assertTrue(b.rowCount() > 0, "an empty round");
+        }
+      }
+      return out.isEmpty() ? DeviceSort.sort(backend, batch, keys, stream)
+          : BatchConcatenator.concat(backend, out, stream);
+    } finally {
+      Closeables.closeAll(out);
+      Closeables.closeAll(runs);
     }
   }
 
