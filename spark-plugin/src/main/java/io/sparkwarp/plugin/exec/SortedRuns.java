@@ -2,7 +2,6 @@ package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
-import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.sort.DeviceSort;
 import io.sparkwarp.kernels.sort.RunMerge;
@@ -99,24 +98,23 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
     }
 
     /**
-     * Takes {@code batch} (closed here) into the pending input, first sorting what is pending into a run when the
-     * batch would take it past the budget; a batch larger than the budget is cut into pieces that fit it.
+     * Takes {@code batch} (closed here) into the pending input. A batch larger than the budget could not be sorted
+     * beside itself within it: it moves to host memory first and comes back a half budget at a time.
      */
     private void add(DeviceBatch batch) {
-      long bytes = batch.deviceBytes();
-      int rows = batch.rowCount();
-      if (bytes > runBytes && rows > 1) {
-        int pieces = (int) Math.min(rows, (bytes + runBytes - 1) / runBytes);
-        gpu.acquireDevice();
-        try (batch) {
-          for (int p = 0; p < pieces; p++) {
-            int from = (int) ((long) rows * p / pieces);
-            int to = (int) ((long) rows * (p + 1) / pieces);
-            add(BatchSlicer.slice(gpu.backend(), batch, from, to - from, gpu.stream()));
-          }
-        }
+      if (batch.deviceBytes() <= runBytes || batch.rowCount() <= 1) {
+        addPending(batch);
         return;
       }
+      SpilledRun unsorted = new SpilledRun(names, runBytes / 8, gpu);
+      spill(unsorted, batch);
+      unsorted.pieceBytes(runBytes / 2);
+      while (unsorted.hasMore()) addPending(unsorted.next());
+    }
+
+    /** Adds {@code batch} (closed here), first sorting what is pending into a run when it would pass the budget. */
+    private void addPending(DeviceBatch batch) {
+      long bytes = batch.deviceBytes();
       if (!pending.isEmpty() && pendingBytes + bytes > runBytes) {
         try {
           spillRun();

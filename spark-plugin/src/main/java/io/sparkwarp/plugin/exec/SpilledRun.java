@@ -12,9 +12,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A sorted run moved off the device: downloaded through the task's pinned transfer memory and kept in host memory as
- * serialized slices ({@link ColumnarSlices}) of about {@code sliceBytes} each, which a merge uploads again a piece of
- * a few at a time, front to back.
+ * A sorted run (or an input batch too large to sort at once) moved off the device: downloaded through the task's
+ * pinned transfer memory and kept in host memory as serialized slices ({@link ColumnarSlices}) of about
+ * {@code sliceBytes} each, which are uploaded again a piece of one or more slices at a time, front to back.
  */
 final class SpilledRun implements RunMerge.Run {
   private final List<String> names;
