@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
+import io.sparkwarp.kernels.batch.BatchRange;
 import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
@@ -35,8 +36,10 @@ public final class RunMerge implements AutoCloseable {
   private final Backend backend;
   private final List<SortKey> keys;
   private final List<? extends Run> runs;
-  /** Per run, its fetched rows not yet emitted; null when there are none. */
+  /** Per run, the piece last fetched while it has rows not yet emitted (its window); null when there are none. */
   private final DeviceBatch[] windows;
+  /** Per run, the window's first row not yet emitted. */
+  private final int[] from;
   private final DeviceStream stream;
 
   public RunMerge(Backend backend, List<? extends Run> runs, List<SortKey> keys, DeviceStream stream) {
@@ -44,6 +47,7 @@ public final class RunMerge implements AutoCloseable {
     this.runs = List.copyOf(runs);
     this.keys = List.copyOf(keys);
     this.windows = new DeviceBatch[runs.size()];
+    this.from = new int[runs.size()];
     this.stream = stream;
   }
 
@@ -55,27 +59,22 @@ public final class RunMerge implements AutoCloseable {
       if (windows[r] != null) live.add(r);
     }
     if (live.isEmpty()) return null;
-    if (live.size() == 1) return take(live.get(0));  // the only run with rows left: they are in order
-    List<DeviceBatch> parts = live.stream().map(r -> windows[r]).toList();
-    try (DeviceBatch merged = BatchConcatenator.concat(backend, parts, stream);
+    if (live.size() == 1) return take(live.get(0));
+    List<BatchRange> parts = live.stream().map(this::window).toList();
+    try (DeviceBatch merged = BatchConcatenator.concatRanges(backend, parts, stream);
         DeviceBuffer order = DeviceSort.order(backend, merged, keys, stream)) {
       int[] starts = new int[live.size() + 1];
       boolean[] bounds = new boolean[merged.rowCount()];  // the last row of each window whose run goes on
       for (int w = 0; w < live.size(); w++) {
-        starts[w + 1] = starts[w] + parts.get(w).rowCount();
+        starts[w + 1] = starts[w] + parts.get(w).rows();
         if (runs.get(live.get(w)).hasMore()) bounds[starts[w + 1] - 1] = true;
       }
       int[] emitted = emittedRows(readInts(order, merged.rowCount()), starts, bounds);
       int count = 0;
       for (int e : emitted) count += e;
       DeviceBatch out = backend.joins().gather(merged, order, count, stream);
-      try {
-        for (int w = 0; w < live.size(); w++) dropFront(live.get(w), emitted[w]);
-        return out;
-      } catch (RuntimeException e) {
-        out.close();
-        throw e;
-      }
+      for (int w = 0; w < live.size(); w++) dropFront(live.get(w), emitted[w]);
+      return out;
     }
   }
 
@@ -93,21 +92,33 @@ public final class RunMerge implements AutoCloseable {
     return emitted;
   }
 
-  private DeviceBatch take(int r) {
-    DeviceBatch window = windows[r];
-    windows[r] = null;
-    return window;
+  /** Run {@code r}'s window as a range of its piece (the piece whole until the merge emits some of it). */
+  private BatchRange window(int r) {
+    DeviceBatch piece = windows[r];
+    if (from[r] == 0) return BatchRange.whole(piece);
+    return BatchSlicer.ranges(backend, piece, new int[] {from[r]}, new int[] {piece.rowCount() - from[r]}, stream)
+        .get(0);
   }
 
-  /** Drops the first {@code rows} rows of run {@code r}'s window. */
-  private void dropFront(int r, int rows) {
-    if (rows == 0) return;
-    DeviceBatch window = take(r);
-    try (window) {
-      if (rows < window.rowCount()) {
-        windows[r] = BatchSlicer.slice(backend, window, rows, window.rowCount() - rows, stream);
-      }
+  /** Run {@code r}'s window as a batch of its own, the run left without one. */
+  private DeviceBatch take(int r) {
+    DeviceBatch piece = windows[r];
+    windows[r] = null;
+    int first = from[r];
+    from[r] = 0;
+    if (first == 0) return piece;
+    try (piece) {
+      return BatchSlicer.slice(backend, piece, first, piece.rowCount() - first, stream);
     }
+  }
+
+  /** Drops the first {@code rows} rows of run {@code r}'s window; the piece is freed once none are left. */
+  private void dropFront(int r, int rows) {
+    from[r] += rows;
+    if (from[r] < windows[r].rowCount()) return;
+    windows[r].close();
+    windows[r] = null;
+    from[r] = 0;
   }
 
   private int[] readInts(DeviceBuffer buffer, int count) {
@@ -125,7 +136,8 @@ public final class RunMerge implements AutoCloseable {
   public void close() {
     List<DeviceBatch> open = new ArrayList<>();
     for (int r = 0; r < windows.length; r++) {
-      if (windows[r] != null) open.add(take(r));
+      if (windows[r] != null) open.add(windows[r]);
+      windows[r] = null;
     }
     Closeables.closeAll(open);
   }
