@@ -62,7 +62,7 @@ public final class WarpConf {
   public static final ConfEntry<Long> SORT_RUN_BYTES = ConfEntry.bytes(PREFIX + "sort.runBytes", 512L << 20,
       SESSION, "Device bytes of input one task's sort takes at once: a partition within it is sorted whole, into one "
           + "batch; a larger one is sorted in runs of this size that move to host memory and are then merged on the "
-          + "device a slice of each run at a time, so a partition need not fit the device. At most a quarter of "
+          + "device a piece of each run at a time, so a partition need not fit the device. At most a quarter of "
           + "spark.warp.memory.taskReserve (a sort holds its input, the sorted copy and their concatenation).");
   public static final ConfEntry<Long> DEVICE_MEMORY_LIMIT = ConfEntry.bytes(PREFIX + "memory.deviceLimit", 0,
       STATIC, "Device memory an executor's queries may hold at once; 0 means 90% of the GPU's memory.");

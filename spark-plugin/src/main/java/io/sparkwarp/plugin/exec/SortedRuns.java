@@ -19,7 +19,7 @@ import org.apache.spark.util.TaskCompletionListener;
 /**
  * One partition of GpuSortExec. While its input fits {@code runBytes} of device memory it is concatenated and sorted
  * at once ({@link DeviceSort}), the output one batch. Past that, each {@code runBytes} of input is sorted into a run
- * that moves to host memory ({@link SpilledRun}), and when the input ends the runs are merged on the device a slice of
+ * that moves to host memory ({@link SpilledRun}), and when the input ends the runs are merged on the device a piece of
  * each at a time ({@link RunMerge}), at most {@link #FAN_IN} of them at once (consecutive groups of more are first
  * merged into longer runs), so the device holds about {@code runBytes} whatever the partition's size. The merge is
  * stable, as the one sort is.
