@@ -15,7 +15,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * SortExec on the GPU: each partition's batches are concatenated on the device and sorted there at once by
- * Spark's order ({@link io.sparkwarp.kernels.sort.DeviceSort}: stable, nulls and NaN placed as Spark places them, strings by UTF-8 bytes).
+ * Spark's order ({@link io.sparkwarp.kernels.sort.DeviceSort}: stable, nulls and NaN placed as Spark places them,
+ * strings by UTF-8 bytes).
  * Under a global sort the partitions are ranges from the range exchange below, so their concatenation is the total
  * order. A partition whose input outgrows {@code runBytes} is sorted in runs that spill to host memory and are merged
  * on the device ({@link SortedRuns}), as Spark's sorter spills.
