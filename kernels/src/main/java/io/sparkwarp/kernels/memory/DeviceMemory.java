@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
 
 /**
  * Accounts every device allocation of one backend: a hard limit, the bytes each task holds, and the set of live
@@ -24,6 +25,8 @@ public final class DeviceMemory {
   public static final long NO_TASK = -1;
 
   private static final ThreadLocal<Long> CURRENT_TASK = ThreadLocal.withInitial(() -> NO_TASK);
+  /** Tests' injected out-of-memory: the allocation sizes that fail on this thread; null for none. */
+  private static final ThreadLocal<LongPredicate> INJECTED_FAILURES = new ThreadLocal<>();
   static final long OUT_OF_MEMORY_WAIT_MILLIS = 60_000;
   /** How often a waiting allocation looks again (frees also wake it). */
   private static final long RECHECK_MILLIS = 20;
@@ -37,6 +40,8 @@ public final class DeviceMemory {
   private final Set<DeviceBuffer> live = ConcurrentHashMap.newKeySet();
   /** Tasks whose allocation waits for memory; guarded by this. */
   private final Set<Long> waiting = new java.util.HashSet<>();
+  /** Buffers freed so far: a waiting task sees from it that memory was freed. */
+  private final AtomicLong frees = new AtomicLong();
 
   /**
    * @param limit bytes that may be held at once; 0 means 90% of the device's memory
@@ -57,6 +62,11 @@ public final class DeviceMemory {
   public DeviceBuffer allocate(long bytes, DeviceStream stream) {
     if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
     long padded = Math.max(8, (bytes + 7) & ~7L);
+    LongPredicate injected = INJECTED_FAILURES.get();
+    if (injected != null && injected.test(bytes)) {
+      throw new DeviceOutOfMemoryException("injected out of device memory on " + deviceName + ": asked for " + bytes
+          + " bytes");
+    }
     reserve(padded, bytes);
     long address;
     try {
@@ -111,6 +121,22 @@ public final class DeviceMemory {
     return true;
   }
 
+  /**
+   * Waits up to {@code millis} until another task frees device memory, the calling thread's task counting as
+   * waiting meanwhile (so no task waits on it in turn); returns whether memory was freed. Returns false at once when
+   * no other task that is not waiting itself holds memory: then nothing could be freed, and the caller had better
+   * ask for less.
+   */
+  public boolean awaitFreeByOtherTask(long millis) {
+    long task = CURRENT_TASK.get();
+    long freesBefore = frees.get();
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (frees.get() == freesBefore) {
+      if (System.nanoTime() > deadline || !awaitFree(task)) return false;
+    }
+    return true;
+  }
+
   private void unreserve(long padded) {
     inUse.addAndGet(-padded);
   }
@@ -121,6 +147,7 @@ public final class DeviceMemory {
     unreserve(buffer.paddedSize());
     AtomicLong task = perTask.get(buffer.taskId());
     if (task != null) task.addAndGet(-buffer.paddedSize());
+    frees.incrementAndGet();
     synchronized (this) {
       if (!waiting.isEmpty()) notifyAll();
     }
@@ -133,7 +160,17 @@ public final class DeviceMemory {
     return () -> CURRENT_TASK.set(previous);
   }
 
-  /** Restores the task binding that was current before {@link #enterTask}. */
+  /**
+   * For tests: this thread's allocations whose requested size {@code fails} accepts throw
+   * {@link DeviceOutOfMemoryException}, as if the device were full, until the returned scope is closed.
+   */
+  public static TaskScope injectFailures(LongPredicate fails) {
+    LongPredicate previous = INJECTED_FAILURES.get();
+    INJECTED_FAILURES.set(fails);
+    return () -> INJECTED_FAILURES.set(previous);
+  }
+
+  /** Restores the thread's binding (task, or injected failures) that was current before the scope began. */
   public interface TaskScope extends AutoCloseable {
     @Override
     void close();

@@ -5,4 +5,8 @@ public final class DeviceOutOfMemoryException extends RuntimeException {
   public DeviceOutOfMemoryException(String message) {
     super(message);
   }
+
+  public DeviceOutOfMemoryException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

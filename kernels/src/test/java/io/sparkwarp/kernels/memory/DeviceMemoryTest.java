@@ -74,4 +74,49 @@ class DeviceMemoryTest {
       assertEquals(0, memory.bytesInUse());
     }
   }
+
+  /**
+   * A task that ran out of memory waits for another task to free some and learns when it did; alone on the device,
+   * or beside a task that itself waits, it learns at once that waiting cannot help.
+   */
+  @Test
+  void aTaskAwaitsMemoryFreedByAnotherTask() throws Exception {
+    try (Backend backend = Backends.open(BackendKind.HOST, BackendOptions.defaults().withDeviceMemoryLimit(1000));
+        DeviceStream stream = backend.newStream()) {
+      DeviceMemory memory = backend.deviceMemory();
+      DeviceBuffer held;
+      try (DeviceMemory.TaskScope t = memory.enterTask(7)) {
+        assertFalse(memory.awaitFreeByOtherTask(60_000), "alone on the device: nothing to wait for");
+        held = backend.allocate(600, stream);
+      }
+      CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+        try (DeviceMemory.TaskScope t = memory.enterTask(8)) {
+          return memory.awaitFreeByOtherTask(60_000);
+        }
+      });
+      Thread.sleep(100);
+      assertFalse(waiter.isDone(), "returned before task 7 freed anything");
+      try (DeviceMemory.TaskScope t = memory.enterTask(7)) {
+        // task 8 waits and holds nothing: task 7 must not wait on it
+        assertFalse(memory.awaitFreeByOtherTask(60_000));
+      }
+      held.close();
+      assertTrue(waiter.get(5, TimeUnit.SECONDS), "task 8 saw the memory task 7 freed");
+    }
+  }
+
+  @Test
+  void injectedFailuresFailOnlyTheirThreadsMatchingAllocations() {
+    try (Backend backend = Backends.open(BackendKind.HOST, BackendOptions.defaults());
+        DeviceStream stream = backend.newStream()) {
+      try (DeviceMemory.TaskScope f = DeviceMemory.injectFailures(bytes -> bytes > 100)) {
+        backend.allocate(100, stream).close();
+        DeviceOutOfMemoryException e = assertThrows(DeviceOutOfMemoryException.class,
+            () -> backend.allocate(101, stream));
+        assertTrue(e.getMessage().contains("asked for 101 bytes"), e.getMessage());
+      }
+      backend.allocate(101, stream).close();
+      assertEquals(0, backend.deviceMemory().bytesInUse());
+    }
+  }
 }
