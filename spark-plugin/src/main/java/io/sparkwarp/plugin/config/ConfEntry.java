@@ -74,7 +74,7 @@ public record ConfEntry<T>(String key, String type, String defaultValue, String 
         v -> Enum.valueOf(type, v.toUpperCase(Locale.ROOT)));
   }
 
-  private static long parseBytes(String v) {
+  static long parseBytes(String v) {
     String s = v.toLowerCase(Locale.ROOT);
     long unit = 1;
     if (s.endsWith("b")) s = s.substring(0, s.length() - 1);

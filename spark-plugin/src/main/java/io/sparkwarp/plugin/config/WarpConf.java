@@ -104,6 +104,12 @@ public final class WarpConf {
   public static final ConfEntry<Set<String>> TEST_FAIL_TASK_SETUP = ConfEntry.names(PREFIX + "test.failTaskSetup",
       SESSION, "For tests only: GPU operator names (comma-separated) whose per-partition setup throws, to check "
           + "that the partition then runs on the CPU.");
+  public static final ConfEntry<Map<String, FaultInjection.AllocationFault>> TEST_FAIL_DEVICE_ALLOCATIONS =
+      new ConfEntry<>(PREFIX + "test.failDeviceAllocations", "a comma-separated list of operator:bytes[:times]", "",
+          "For tests only: GPU operator names, each with a size, whose device allocations above that size fail as "
+              + "if the device were full (the first times of them in each partition, or all), to check that the "
+              + "operator retries, splits its batches, or fails with a clear error.", SESSION,
+          FaultInjection::parseAllocationFaults);
   public static final ConfEntry<Long> PARQUET_BATCH_BYTES = ConfEntry.bytes(PREFIX + "parquet.batchBytes", 256L << 20,
       SESSION, "Uncompressed bytes of the needed column chunks the GPU Parquet scan decodes into one device batch "
           + "(whole row groups: a larger row group makes a batch of its own).");
@@ -183,7 +189,7 @@ public final class WarpConf {
         DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
         STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES,
         PARQUET_BATCH_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
-        TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP));
+        TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP, TEST_FAIL_DEVICE_ALLOCATIONS));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

@@ -27,6 +27,7 @@ public final class GpuMetrics {
   public static final String SKIPPED_ROW_GROUPS = "skippedRowGroups";
   public static final String SKIPPED_PAGES = "skippedPages";
   public static final String SPLIT_BATCHES = "splitBatches";
+  public static final String RETRIES = "deviceMemoryRetries";
   public static final String MATCHES = "numMatches";
   public static final String NAIVE_PROBES = "naiveProbes";
   public static final String PUSH_DOWN_PROBES = "pushDownProbes";
@@ -55,6 +56,12 @@ public final class GpuMetrics {
     return m;
   }
 
+  /** What {@link DeviceRetry} did when device memory ran out: steps run again, and batches split. */
+  private static void retries(Map<String, SQLMetric> m, SparkContext sc) {
+    m.put(RETRIES, SQLMetrics.createMetric(sc, "steps retried once other tasks freed device memory"));
+    m.put(SPLIT_BATCHES, SQLMetrics.createMetric(sc, "batches split in halves for device memory"));
+  }
+
   /**
    * What the transitions report: rows and batches moved, and the bytes and time of the copies between host and
    * device (the PCIe link on a GPU). The copy is their only device work, so they have no separate GPU time.
@@ -71,6 +78,7 @@ public final class GpuMetrics {
     Map<String, SQLMetric> m = transfer(sc);
     m.put(GATHER_TIME, SQLMetrics.createNanoTimingMetric(sc, "time gathering rows (their producers' time included)",
         -1));
+    retries(m, sc);
     return m;
   }
 
@@ -98,6 +106,7 @@ public final class GpuMetrics {
    */
   static Map<String, SQLMetric> join(SparkContext sc, boolean shuffled) {
     Map<String, SQLMetric> m = operator(sc);
+    retries(m, sc);
     m.put(MATCHES, SQLMetrics.createMetric(sc, "pairs with equal keys"));
     // a broadcast's build, uploaded once per device; a shuffled join's build is already on the device
     m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "build bytes uploaded", -1));
@@ -116,6 +125,7 @@ public final class GpuMetrics {
     Map<String, SQLMetric> m = operator(sc);
     m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
     m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
+    retries(m, sc);
     return m;
   }
 
@@ -134,6 +144,7 @@ public final class GpuMetrics {
   static Map<String, SQLMetric> expression(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);
     m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
+    retries(m, sc);
     m.put(PLAIN_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on plain strings (batches)"));
     m.put(PIVOTED_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on pivoted strings (batches)"));
     m.put(SELF_PIVOTED_STRING_MATCHES,
