@@ -105,10 +105,12 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
   private final Spec spec;
   private final OperatorMetrics metrics;
   private final SQLMetric spillBytes;
+  private final RetryMetrics retryMetrics;
 
   AggregatePartition(Spec spec, UnaryExec node) {
     this.spec = spec;
     this.metrics = OperatorMetrics.of(node);
+    this.retryMetrics = RetryMetrics.of(node);
     this.spillBytes = node.metric(GpuMetrics.SPILL_BYTES);
   }
 
@@ -136,6 +138,7 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     private final ColumnProjection inputs;
     private final CompiledExpressions result;
     private final TaskGpu gpu = TaskGpu.get();
+    private final DeviceRetry retry = DeviceRetry.of(retryMetrics);
     private final Backend backend = gpu.backend();
     private final DeviceStream stream = gpu.stream();
     private final List<DeviceBatch> partials = new ArrayList<>();
@@ -198,14 +201,15 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     private DeviceBatch consume(ColumnarBatch batch) {
       gpu.acquireDevice();
       return timed(() -> {
-        try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
-          metrics.inputRows().add(in.rowCount());
-          add(first(backend, inputs, in, stream));
-        }
+        DeviceBatch in = DeviceBatches.unwrap(batch);
+        metrics.inputRows().add(in.rowCount());
+        // buffers are merged later anyway: a batch too large for the device is aggregated in pieces
+        Iterator<DeviceBatch> pieces = retry.splitting(gpu, in, piece -> first(backend, inputs, piece, stream));
+        while (pieces.hasNext()) add(pieces.next());
         if (!overBudget() && (partials.size() < 2 || partialRows <= spec.mergeRows())) return null;
         if (spilled == null && partials.size() > 1) {
           long before = partialRows;
-          DeviceBatch merged = mergeAll(backend, partials, Stage.MERGE, stream);
+          DeviceBatch merged = mergeAll(retry, backend, partials, Stage.MERGE, stream);
           partialRows = 0;
           partialBytes = 0;
           add(merged);
@@ -227,7 +231,8 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
 
     /** The one merged batch of buffers left (a partial aggregate merges before it hands on). */
     private DeviceBatch takeAll() {
-      DeviceBatch only = partials.size() == 1 ? partials.remove(0) : mergeAll(backend, partials, Stage.MERGE, stream);
+      DeviceBatch only = partials.size() == 1 ? partials.remove(0)
+          : mergeAll(retry, backend, partials, Stage.MERGE, stream);
       partialRows = 0;
       partialBytes = 0;
       return only;
@@ -275,10 +280,10 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
       partialBytes = 0;
       if (!spec.finalMode()) {
         return partials.size() == 1 && !unmerged ? partials.remove(0)
-            : mergeAll(backend, partials, Stage.MERGE, stream);
+            : mergeAll(retry, backend, partials, Stage.MERGE, stream);
       }
-      try (DeviceBatch last = mergeAll(backend, partials, Stage.LAST, stream)) {
-        return finish(backend, last, result, stream);
+      try (DeviceBatch last = mergeAll(retry, backend, partials, Stage.LAST, stream)) {
+        return retry.run(() -> finish(backend, last, result, stream));
       }
     }
 
@@ -304,16 +309,23 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     }
   }
 
-  /** Concatenates {@code partials} (and closes them, emptying the list) and aggregates them in {@code stage}. */
-  private DeviceBatch mergeAll(Backend backend, List<DeviceBatch> partials, Stage stage, DeviceStream stream) {
-    DeviceBatch all = partials.size() == 1 ? partials.get(0) : BatchConcatenator.concat(backend, partials, stream);
-    try {
-      return aggregate(backend, all.rowCount(), all.columns(), stage, stream);
-    } finally {
-      if (all != partials.get(0)) all.close();
-      Closeables.closeAll(partials);
-      partials.clear();
-    }
+  /**
+   * Concatenates {@code partials} and aggregates them in {@code stage}, then closes them, emptying the list. It needs
+   * them all at once, so device memory running out is waited for, not split.
+   */
+  private DeviceBatch mergeAll(DeviceRetry retry, Backend backend, List<DeviceBatch> partials, Stage stage,
+      DeviceStream stream) {
+    DeviceBatch merged = retry.run(() -> {
+      DeviceBatch all = partials.size() == 1 ? partials.get(0) : BatchConcatenator.concat(backend, partials, stream);
+      try {
+        return aggregate(backend, all.rowCount(), all.columns(), stage, stream);
+      } finally {
+        if (all != partials.get(0)) all.close();
+      }
+    });
+    Closeables.closeAll(partials);
+    partials.clear();
+    return merged;
   }
 
   /**
@@ -359,7 +371,10 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
     }
   }
 
-  /** The output of a final aggregate from its last stage: results finished, result expressions evaluated. */
+  /**
+   * The output of a final aggregate from its last stage: results finished, result expressions evaluated. {@code last}
+   * stays the caller's, so a retry can finish it again.
+   */
   private DeviceBatch finish(Backend backend, DeviceBatch last, CompiledExpressions result, DeviceStream stream) {
     int keys = spec.grouping().size();
     List<DeviceColumn> pending = new ArrayList<>(last.columns());  // what is not yet handed on; closed with `last`
@@ -381,8 +396,8 @@ final class AggregatePartition implements Partitions.BatchFunction<ColumnarBatch
       }
       return new DeviceBatch(out, last.rowCount());
     } finally {
-      // finished averages are new columns; the others are `last`'s, closed with it (closing twice is harmless)
-      Closeables.closeAll(results);
+      // finished averages are new columns; the others are `last`'s, closed with it
+      Closeables.closeAll(results.stream().filter(c -> !last.columns().contains(c)).toList());
     }
   }
 }

@@ -18,6 +18,8 @@ import java.util.function.Supplier;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.util.TaskCompletionListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Release-and-retry of one operator's device steps in one partition, after spark-rapids' {@code withRetry} and its
@@ -28,6 +30,7 @@ import org.apache.spark.util.TaskCompletionListener;
  * row that does not fit fails with an error naming the operator and the bytes it asked for.
  */
 final class DeviceRetry {
+  private static final Logger LOG = LoggerFactory.getLogger(DeviceRetry.class);
   /** The longest a step waits for other tasks to free memory before it splits its input (or fails, unsplit). */
   static final long WAIT_MILLIS = 10_000;
   /** Waits before an unsplittable step gives up. */
@@ -65,13 +68,23 @@ final class DeviceRetry {
       try {
         return attempt(step);
       } catch (DeviceOutOfMemoryException e) {
-        if (waits == MAX_WAITS || !memory.get().awaitFreeByOtherTask(WAIT_MILLIS)) {
+        if (waits == MAX_WAITS || !await(e)) {
           throw new DeviceOutOfMemoryException(metrics.operator() + " ran out of device memory, and waiting for "
               + "other tasks to free some did not help: " + e.getMessage(), e);
         }
-        metrics.retries().add(1);
       }
     }
+  }
+
+  /** Waits for another task to free device memory after {@code failure}; returns whether the step may run again. */
+  private boolean await(DeviceOutOfMemoryException failure) {
+    long start = System.nanoTime();
+    boolean freed = memory.get().awaitFreeByOtherTask(WAIT_MILLIS);
+    LOG.info("sparkwarp: {} ran out of device memory ({}); {} after {} ms", metrics.operator(), failure.getMessage(),
+        freed ? "another task freed some, running it again" : "waiting cannot help",
+        (System.nanoTime() - start) / 1_000_000);
+    if (freed) metrics.retries().add(1);
+    return freed;
   }
 
   /**
@@ -129,9 +142,8 @@ final class DeviceRetry {
         try {
           out = attempt(() -> process(range[0], range[1]));
         } catch (DeviceOutOfMemoryException e) {
-          if (!waited && memory.get().awaitFreeByOtherTask(WAIT_MILLIS)) {
+          if (!waited && await(e)) {
             waited = true;
-            metrics.retries().add(1);
             continue;
           }
           if (range[1] <= 1) {
@@ -172,6 +184,7 @@ final class DeviceRetry {
       }
       splitBefore = true;
       int[] range = ranges.pop();
+      LOG.info("sparkwarp: {} splits a batch of {} rows in halves for device memory", metrics.operator(), range[1]);
       int half = range[1] / 2;
       ranges.push(new int[] {range[0] + half, range[1] - half});
       ranges.push(new int[] {range[0], half});

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The partition function of GPU filter and project: compiles the expressions once per partition on the executor
  * (the program is small and compiling is cheap, so no program needs to be serialised), then maps each device batch
- * through its string predicates and one program launch, closing its input. Empty results are dropped; ANSI errors
- * raised by a row become the exception Spark itself throws.
+ * through its string predicates and one program launch, closing its input; a batch that does not fit device memory
+ * is retried and split ({@link DeviceRetry}). Empty results are dropped; ANSI errors raised by a row become the
+ * exception Spark itself throws.
  */
 final class ExpressionBatchFunction implements Partitions.BatchFunction<ColumnarBatch> {
   private static final Logger LOG = LoggerFactory.getLogger(ExpressionBatchFunction.class);
@@ -40,6 +41,7 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
   private final String operator;
   private final List<Attribute> output;
   private final OperatorMetrics metrics;
+  private final RetryMetrics retryMetrics;
 
   ExpressionBatchFunction(Compile compile, Step step, CpuEvaluation onCpu, List<Attribute> output, UnaryExec node) {
     this.compile = compile;
@@ -48,6 +50,7 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
     this.operator = node.getClass().getSimpleName();
     this.output = output;
     this.metrics = OperatorMetrics.of(node);
+    this.retryMetrics = RetryMetrics.of(node);
   }
 
   @Override
@@ -65,38 +68,48 @@ final class ExpressionBatchFunction implements Partitions.BatchFunction<Columnar
       LOG.debug("sparkwarp: the setup failure", e);
       return onCpu.apply(input);
     }
+    DeviceRetry retry = DeviceRetry.of(retryMetrics);
     return new LazyBatchIterator() {
+      /** The results of the current input batch: one, or one per piece when it was split for memory. */
+      private Iterator<DeviceBatch> results = java.util.Collections.emptyIterator();
+
       @Override
       protected ColumnarBatch computeNext() {
-        while (input.hasNext()) {
-          ColumnarBatch result = process(input.next(), compiled);
-          if (result != null) return result;
+        while (true) {
+          if (results.hasNext()) {
+            DeviceBatch result = results.next();
+            if (result.rowCount() > 0) {
+              metrics.produced(result.rowCount());
+              return DeviceBatches.wrap(result, output);
+            }
+            result.close();
+          } else if (input.hasNext()) {
+            results = process(input.next(), compiled, retry);
+          } else {
+            return null;
+          }
         }
-        return null;
       }
     };
   }
 
-  /** The result of one batch, or null when no row is left. */
-  private ColumnarBatch process(ColumnarBatch batch, CompiledExpressions compiled) {
+  /** The results of one batch, which they consume. */
+  private Iterator<DeviceBatch> process(ColumnarBatch batch, CompiledExpressions compiled, DeviceRetry retry) {
     TaskGpu gpu = TaskGpu.get();
     gpu.acquireDevice();
-    long start = System.nanoTime();
-    DeviceBatch result;
-    try (DeviceBatch in = DeviceBatches.unwrap(batch)) {
-      metrics.inputRows().add(in.rowCount());
-      // both steps read back their error record (and a filter its row count), so they return synchronised and the
-      // time below is the kernels' own
-      result = step.apply(gpu, compiled, in);
-    } catch (ExpressionErrorException e) {
-      throw compiled.toSparkException(e);  // Spark's own exception, with the failing expression's query context
-    }
-    metrics.gpuTime().add(System.nanoTime() - start);
-    if (result.rowCount() == 0) {
-      result.close();
-      return null;
-    }
-    metrics.produced(result.rowCount());
-    return DeviceBatches.wrap(result, output);
+    DeviceBatch in = DeviceBatches.unwrap(batch);
+    metrics.inputRows().add(in.rowCount());
+    return retry.splitting(gpu, in, piece -> {
+      long start = System.nanoTime();
+      try {
+        // both steps read back their error record (and a filter its row count), so they return synchronised and
+        // the time below is the kernels' own
+        DeviceBatch result = step.apply(gpu, compiled, piece);
+        metrics.gpuTime().add(System.nanoTime() - start);
+        return result;
+      } catch (ExpressionErrorException e) {
+        throw compiled.toSparkException(e);  // Spark's own exception, with the failing expression's query context
+      }
+    });
   }
 }

@@ -85,7 +85,8 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
   protected final PartitionPlan partitionPlan() {
     return new PartitionPlan(spec, CollectionConverters.asJava(joinOutput), CollectionConverters.asJava(left.output()),
         CollectionConverters.asJava(right.output()), spec.deviceKeys(leftKeys), spec.deviceKeys(rightKeys),
-        condition.isDefined() ? condition.get() : null, timeZone, chunkPairs, JoinMetrics.of(this));
+        condition.isDefined() ? condition.get() : null, timeZone, chunkPairs, JoinMetrics.of(this),
+        RetryMetrics.of(this));
   }
 
   /**
@@ -94,7 +95,8 @@ public abstract class GpuHashJoinExec extends SparkwarpExec implements GpuExec {
    */
   record PartitionPlan(JoinSpec spec, List<Attribute> output, List<Attribute> leftOutput,
       List<Attribute> rightOutput, List<Expression> leftKeys, List<Expression> rightKeys, Expression condition,
-      String timeZone, int chunkPairs, JoinMetrics metrics) implements java.io.Serializable {
+      String timeZone, int chunkPairs, JoinMetrics metrics, RetryMetrics retryMetrics)
+      implements java.io.Serializable {
     PartitionPlan {
       output = List.copyOf(output);
       leftOutput = List.copyOf(leftOutput);

@@ -8,6 +8,7 @@ import io.sparkwarp.join.DeviceHashJoin;
 import io.sparkwarp.join.ProbeMetrics;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.TaskContext;
@@ -32,6 +33,7 @@ final class HashJoinIterator extends LazyBatchIterator {
   private final List<Attribute> output;
   private final JoinMetrics metrics;
   private final ArrayDeque<DeviceBatch> ready = new ArrayDeque<>();
+  private final DeviceRetry retry;
   private boolean finished;
   private boolean released;
 
@@ -44,6 +46,7 @@ final class HashJoinIterator extends LazyBatchIterator {
     this.residual = plan.residual();
     this.output = plan.output();
     this.metrics = plan.metrics();
+    this.retry = DeviceRetry.of(plan.retryMetrics());
     List<DeviceType> streamTypes = DeviceBatches.types(plan.streamOutput(), plan.timeZone());
     this.join = new DeviceHashJoin(gpu.backend(), build.batch(), build.keys().keys(), build.table(),
         plan.spec().type(), plan.spec().buildSide(), residual == null ? null : residual.condition(), streamTypes,
@@ -75,18 +78,33 @@ final class HashJoinIterator extends LazyBatchIterator {
     }
   }
 
+  /**
+   * Joins one stream batch, or its pieces when it does not fit device memory ({@link DeviceRetry}): a piece's
+   * output is handed on only once all of it is made, and the build rows it marks matched are marked again, the same,
+   * when it is retried.
+   */
   private void joinOne(ColumnarBatch batch) {
     gpu.acquireDevice();
+    Iterator<List<DeviceBatch>> pieces = retry.splitting(gpu, DeviceBatches.unwrap(batch), this::joinPiece);
+    while (pieces.hasNext()) ready.addAll(pieces.next());
+  }
+
+  private List<DeviceBatch> joinPiece(DeviceBatch streamBatch) {
     long start = System.nanoTime();
     ProbeMetrics before = join.metrics();
-    try (DeviceBatch streamBatch = DeviceBatches.unwrap(batch);
-        ProjectedKeys keys = streamKeys.of(gpu.backend(), streamBatch, gpu.stream())) {
-      join.join(streamBatch, keys.keys(), ready::add);
+    List<DeviceBatch> out = new ArrayList<>();
+    try (ProjectedKeys keys = streamKeys.of(gpu.backend(), streamBatch, gpu.stream())) {
+      join.join(streamBatch, keys.keys(), out::add);
     } catch (ExpressionErrorException e) {
+      Closeables.closeAll(out);
       throw residual.toSparkException(e);  // key errors are Spark's already: only the condition raises these here
+    } catch (RuntimeException e) {
+      Closeables.closeAll(out);
+      throw e;
     }
     metrics.probed(before, join.metrics());
     metrics.gpuTime().add(System.nanoTime() - start);
+    return out;
   }
 
   private void release() {

@@ -4,6 +4,8 @@ import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.rdd.RDD;
@@ -39,7 +41,8 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     int rows = targetRows;
     long bytes = targetBytes;
     Metrics metrics = new Metrics(metric(GpuMetrics.OUTPUT_ROWS), metric(GpuMetrics.OUTPUT_BATCHES),
-        metric(GpuMetrics.TRANSFER_BYTES), metric(GpuMetrics.TRANSFER_TIME), metric(GpuMetrics.GATHER_TIME));
+        metric(GpuMetrics.TRANSFER_BYTES), metric(GpuMetrics.TRANSFER_TIME), metric(GpuMetrics.GATHER_TIME),
+        RetryMetrics.of(this));
     Partitions.BatchFunction<ColumnarBatch> uploadColumns = input -> new Uploads(schema, timeZone, output, metrics) {
       @Override
       boolean gather(HostBatchBuilder builder) {
@@ -63,8 +66,8 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
   }
 
   /** The metrics a partition updates; serialisable with the closure. */
-  private record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric bytes, SQLMetric time, SQLMetric gatherTime)
-      implements java.io.Serializable {}
+  private record Metrics(SQLMetric rows, SQLMetric batches, SQLMetric bytes, SQLMetric time, SQLMetric gatherTime,
+      RetryMetrics retries) implements java.io.Serializable {}
 
   /** Gathers and uploads one device batch per {@link #next()}. */
   private abstract static class Uploads extends LazyBatchIterator {
@@ -72,13 +75,17 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
     private final String timeZone;
     private final List<Attribute> output;
     private final Metrics metrics;
+    private final DeviceRetry retry;
     private boolean more = true;
+    /** The device batches of the host batch gathered last: one, or its pieces when it did not fit. */
+    private Iterator<DeviceBatch> uploads = Collections.emptyIterator();
 
     Uploads(StructType schema, String timeZone, List<Attribute> output, Metrics metrics) {
       this.schema = schema;
       this.timeZone = timeZone;
       this.output = output;
       this.metrics = metrics;
+      this.retry = DeviceRetry.of(metrics.retries());
     }
 
     /** Adds input to {@code builder} up to the target size; returns whether input is left. */
@@ -86,32 +93,45 @@ public final class HostToGpuExec extends UnaryExec implements GpuExec {
 
     @Override
     protected ColumnarBatch computeNext() {
-      while (more) {
-        ColumnarBatch batch = uploadNext();
-        if (batch != null) return batch;
-      }
-      return null;
-    }
-
-    private ColumnarBatch uploadNext() {
-      TaskGpu gpu = TaskGpu.get();
-      try (HostBatchBuilder builder = new HostBatchBuilder(schema, timeZone, gpu.hostAllocator())) {
-        long gatherStart = System.nanoTime();
-        more = gather(builder);
-        metrics.gatherTime().add(System.nanoTime() - gatherStart);
-        try (VectorSchemaRoot root = builder.take()) {
-          if (root == null) return null;
-          gpu.acquireDevice();  // only now: gathering on the host needs no GPU place
-          long start = System.nanoTime();
-          DeviceBatch batch = ArrowUpload.upload(gpu.backend(), root, gpu.stream());
-          gpu.stream().synchronize();  // the pinned vectors are freed next
-          metrics.time().add(System.nanoTime() - start);
-          metrics.bytes().add(root.getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum());
+      while (true) {
+        if (uploads.hasNext()) {
+          DeviceBatch batch = uploads.next();
           metrics.rows().add(batch.rowCount());
           metrics.batches().add(1);
           return DeviceBatches.wrap(batch, output);
         }
+        if (!more) return null;
+        uploads = gatherNext();
       }
+    }
+
+    /** Gathers the next host batch; its upload, in pieces when the device has no room for it whole. */
+    private Iterator<DeviceBatch> gatherNext() {
+      TaskGpu gpu = TaskGpu.get();
+      VectorSchemaRoot root;
+      try (HostBatchBuilder builder = new HostBatchBuilder(schema, timeZone, gpu.hostAllocator())) {
+        long gatherStart = System.nanoTime();
+        more = gather(builder);
+        metrics.gatherTime().add(System.nanoTime() - gatherStart);
+        root = builder.take();
+      }
+      if (root == null) return Collections.emptyIterator();
+      gpu.acquireDevice();  // only now: gathering on the host needs no GPU place
+      return retry.splitting(root, root.getRowCount(), Uploads::slice, piece -> {
+        long start = System.nanoTime();
+        DeviceBatch batch = ArrowUpload.upload(gpu.backend(), piece, gpu.stream());
+        gpu.stream().synchronize();  // the pinned vectors are freed next
+        metrics.time().add(System.nanoTime() - start);
+        metrics.bytes().add(piece.getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum());
+        return batch;
+      });
+    }
+
+    /** Rows of a host batch, sharing its buffers where Arrow can. */
+    private static VectorSchemaRoot slice(VectorSchemaRoot root, int start, int length) {
+      VectorSchemaRoot piece = root.slice(start, length);
+      piece.setRowCount(length);  // a root without columns keeps its row count only so
+      return piece;
     }
   }
 
