@@ -46,6 +46,8 @@ class SparkUiMetricsTest {
   private static final String PIVOTED_STRINGS = "string predicates on pivoted strings (batches)";
   private static final String SELF_PIVOTED_STRINGS = "string predicates on self-pivoted strings (batches)";
   private static final String STRING_LANES = "string matching lane utilisation (% of 32 lanes)";
+  private static final String RETRIES = "steps retried once other tasks freed device memory";
+  private static final String SPLITS = "batches split in halves for device memory";
   /** A timing or size metric's line under "total (min, med, max (stageId: taskId))": its total and unit. */
   private static final Pattern TOTAL = Pattern.compile("(?s)^total \\(min, med, max.*?\\n([0-9.,]+) ([A-Za-z]+) ");
 
@@ -88,7 +90,8 @@ class SparkUiMetricsTest {
 
     Operator filter = only(nodes, "GpuFilter");
     assertEquals(withLanes(Set.of(ROWS, BATCHES, GPU_TIME, INPUT_ROWS, PLAIN_STRINGS, PIVOTED_STRINGS,
-        SELF_PIVOTED_STRINGS), STRING_LANES, lanes), filter.metrics().keySet(), all);
+        SELF_PIVOTED_STRINGS, RETRIES, SPLITS), STRING_LANES, lanes), filter.metrics().keySet(), all);
+    assertEquals(0, filter.count(SPLITS), "device memory to spare: " + all);
     assertEquals(20000, filter.count(INPUT_ROWS), all);
     assertEquals(5000, filter.count(ROWS), all);
     assertTrue(filter.count(BATCHES) >= 1, all);
@@ -96,8 +99,8 @@ class SparkUiMetricsTest {
     assertTime(filter.metrics().get(GPU_TIME));
 
     Operator join = only(nodes, "GpuBroadcastHashJoin");
-    assertEquals(withLanes(Set.of(ROWS, BATCHES, GPU_TIME, MATCHES, NAIVE, PUSH_DOWN, REFILL, BUILD_BYTES), LANES, lanes),
-        join.metrics().keySet(), all);
+    assertEquals(withLanes(Set.of(ROWS, BATCHES, GPU_TIME, MATCHES, NAIVE, PUSH_DOWN, REFILL, BUILD_BYTES, RETRIES,
+        SPLITS), LANES, lanes), join.metrics().keySet(), all);
     assertEquals(5000, join.count(ROWS), all);
     assertEquals(5000, join.count(MATCHES), all);
     assertTrue(join.count(BATCHES) >= 1, all);
@@ -114,7 +117,9 @@ class SparkUiMetricsTest {
     Operator download = only(nodes, "GpuToHost");
     for (Operator transition : concat(uploads, download)) {
       Set<String> expected = new HashSet<>(Set.of(ROWS, BATCHES, PCIE_BYTES, PCIE_TIME));
-      if (transition.name().equals("HostToGpu")) expected.add(GATHER_TIME);  // an upload also times its gathering
+      if (transition.name().equals("HostToGpu")) {
+        expected.addAll(Set.of(GATHER_TIME, RETRIES, SPLITS));  // an upload also times its gathering, and may split
+      }
       assertEquals(expected, transition.metrics().keySet(), all);
       assertTrue(transition.count(BATCHES) >= 1, all);
       assertTime(transition.metrics().get(PCIE_TIME));
