@@ -59,6 +59,20 @@ class DeviceMemoryRetryTest extends GpuTestBase {
     });
   }
 
+  /** The exchange groups a map task's batch by partition in pieces; every row still goes to Spark's partition. */
+  @Test
+  void shuffleGroupsBatchesInPieces() {
+    String sql = "SELECT spark_partition_id() AS p, id, v FROM"
+        + " (SELECT /*+ REPARTITION(3, id) */ id, id * 3 AS v FROM range(0, 20000, 1, 2))";
+    List<String> expected = withConf(Map.of("spark.warp.enabled", "false"), () -> sorted(spark().sql(sql)));
+    withConf(Map.of(FAULTS, "GpuShuffleExchangeExec:16k"), () -> {
+      Dataset<Row> gpu = spark().sql(sql);
+      assertEquals(expected, sorted(gpu));
+      assertSplit(gpu, "GpuShuffleExchangeExec");
+      return null;
+    });
+  }
+
   @Test
   void aRowThatCannotFitFailsNamingTheOperatorAndTheBytes() {
     Exception e = withConf(Map.of(FAULTS, "GpuProjectExec:0"), () -> assertThrows(Exception.class,

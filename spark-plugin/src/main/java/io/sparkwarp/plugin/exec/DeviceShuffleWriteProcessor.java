@@ -59,14 +59,18 @@ final class DeviceShuffleWriteProcessor extends ShuffleWriteProcessor {
     long budget = storeBytes > 0 ? storeBytes : gpu.backend().deviceMemory().limit() / 4;
     long bytes = 0;
     boolean fits = GpuRuntime.get().devices().size() == 1;
+    DeviceRetry retry = writer.retry();
     while (fits && batches.hasNext()) {
       ColumnarBatch next = batches.next();  // the input's own work is not this exchange's time
       long start = System.nanoTime();
-      PartitionedBatch batch = writer.partition(next, position, gpu);
+      Iterator<PartitionedBatch> pieces = writer.partition(next, position, gpu, retry);
+      while (pieces.hasNext()) {
+        PartitionedBatch batch = pieces.next();
+        grouped.add(batch);
+        position += batch.batch().rowCount();
+        bytes += batch.batch().deviceBytes();
+      }
       writer.metrics().time().add(System.nanoTime() - start);
-      grouped.add(batch);
-      position += batch.batch().rowCount();
-      bytes += batch.batch().deviceBytes();
       fits = bytes <= store.room(budget);  // else stop holding: the rest streams through Spark's shuffle
     }
     if (fits && store.reserve(bytes, budget)) {

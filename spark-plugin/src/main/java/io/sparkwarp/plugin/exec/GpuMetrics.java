@@ -57,7 +57,7 @@ public final class GpuMetrics {
   }
 
   /** What {@link DeviceRetry} did when device memory ran out: steps run again, and batches split. */
-  private static void retries(Map<String, SQLMetric> m, SparkContext sc) {
+  static void retries(Map<String, SQLMetric> m, SparkContext sc) {
     m.put(RETRIES, SQLMetrics.createMetric(sc, "steps retried once other tasks freed device memory"));
     m.put(SPLIT_BATCHES, SQLMetrics.createMetric(sc, "batches split in halves for device memory"));
   }

@@ -107,6 +107,7 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
     all.put(GpuMetrics.OUTPUT_ROWS, SQLMetrics.createMetric(child.sparkContext(), "number of output rows"));
     all.put(PARTITION_TIME, SQLMetrics.createNanoTimingMetric(child.sparkContext(),
         "time downloading and partitioning", -1));
+    GpuMetrics.retries(all, child.sparkContext());
     all.putAll(CollectionConverters.asJava(readMetrics));
     all.putAll(CollectionConverters.asJava(writeMetrics));
     this.metrics = GpuMetrics.toScala(all);
@@ -170,7 +171,9 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
           CollectionConverters.asJava(child.output()), conf().sessionLocalTimeZone()) : null;
       SliceWriter writer = SliceWriter.of(outputPartitioning, child.output(), names, ranges,
           new SliceWriter.Metrics(metrics.apply(PARTITION_TIME), metrics.apply(DATA_SIZE),
-              metrics.apply(GpuMetrics.OUTPUT_ROWS), metrics.apply(GpuMetrics.TRANSFER_BYTES)));
+              metrics.apply(GpuMetrics.OUTPUT_ROWS), metrics.apply(GpuMetrics.TRANSFER_BYTES),
+              new RetryMetrics(getClass().getSimpleName(), metrics.apply(GpuMetrics.RETRIES),
+                  metrics.apply(GpuMetrics.SPLIT_BATCHES))));
       WarpConf warp = WarpConf.of(conf());
       keepOnDevice = warp.get(WarpConf.SHUFFLE_DEVICE_STORE) && sparkContext().isLocal();
       ShuffleWriteProcessor spark = ShuffleExchangeExec$.MODULE$.createShuffleWriteProcessor(writeMetrics);

@@ -8,6 +8,7 @@ import io.sparkwarp.plugin.shuffle.ColumnarSlices;
 import io.sparkwarp.plugin.shuffle.SparkHashPartitioner;
 import java.io.Serializable;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -50,7 +51,8 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class SliceWriter implements Serializable {
   /** The metrics a map task updates. */
-  record Metrics(SQLMetric time, SQLMetric dataSize, SQLMetric rows, SQLMetric pcieBytes) implements Serializable {}
+  record Metrics(SQLMetric time, SQLMetric dataSize, SQLMetric rows, SQLMetric pcieBytes, RetryMetrics retries)
+      implements Serializable {}
 
   private final List<String> names;
   /** Positions of the hash keys among the columns; null for a single partition or ranges. */
@@ -127,16 +129,24 @@ final class SliceWriter implements Serializable {
   Iterator<Product2<Object, Object>> records(ArrayDeque<PartitionedBatch> grouped,
       Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches, int position) {
     TaskGpu gpu = TaskGpu.get();
+    DeviceRetry retry = retry();
     ArrayDeque<Product2<Object, Object>> pending = new ArrayDeque<>();
     int[] next = {position};
     return new Iterator<>() {
+      /** The grouped pieces of the latest input batch. */
+      private Iterator<PartitionedBatch> pieces = Collections.emptyIterator();
+
       @Override
       public boolean hasNext() {
-        while (pending.isEmpty() && (!grouped.isEmpty() || batches.hasNext())) {
-          org.apache.spark.sql.vectorized.ColumnarBatch input = grouped.isEmpty() ? batches.next() : null;
+        while (pending.isEmpty()) {
+          if (grouped.isEmpty() && !pieces.hasNext()) {
+            if (!batches.hasNext()) break;
+            pieces = partition(batches.next(), next[0], gpu, retry);  // grouped as they are taken, below
+            continue;
+          }
           long start = System.nanoTime();  // after the input's own work
-          boolean fresh = input != null;
-          try (PartitionedBatch batch = fresh ? partition(input, next[0], gpu) : grouped.poll()) {
+          boolean fresh = grouped.isEmpty();
+          try (PartitionedBatch batch = fresh ? pieces.next() : grouped.poll()) {
             if (fresh) next[0] += batch.batch().rowCount();
             cut(batch, gpu, pending);
           } finally {
@@ -171,28 +181,38 @@ final class SliceWriter implements Serializable {
     return numPartitions;
   }
 
+  /** The device retry of this exchange's grouping in the current map task. */
+  DeviceRetry retry() {
+    return DeviceRetry.of(metrics.retries());
+  }
+
   /**
    * One batch's rows grouped by partition on the device (round-robin from {@code position}, by hash or by ranges; a
-   * single partition or no rows as they are), which the caller owns; the batch is consumed.
+   * single partition or no rows as they are), which the caller owns; the batch is consumed. One grouped batch, or
+   * when the device has no room to group it whole, one per piece of its rows, in order ({@link DeviceRetry}).
    */
-  PartitionedBatch partition(org.apache.spark.sql.vectorized.ColumnarBatch batch, int position, TaskGpu gpu) {
+  Iterator<PartitionedBatch> partition(org.apache.spark.sql.vectorized.ColumnarBatch batch, int position,
+      TaskGpu gpu, DeviceRetry retry) {
     DeviceBatch onDevice = DeviceBatches.unwrap(batch);
     int rows = onDevice.rowCount();
     if (numPartitions == 1 || rows == 0) {
       int[] starts = new int[numPartitions + 1];
       java.util.Arrays.fill(starts, 1, starts.length, rows);
-      return new PartitionedBatch(onDevice, starts);
+      return List.of(new PartitionedBatch(onDevice, starts)).iterator();
     }
-    try (onDevice) {
-      if (roundRobin) {
-        return PartitionedBatch.roundRobin(gpu.backend(), onDevice, position, numPartitions, gpu.stream());
-      }
-      if (ranges == null) {
-        return PartitionedBatch.hash(gpu.backend(), onDevice, keyColumns, numPartitions, gpu.stream());
-      }
-      try (DeviceBatch bounds = ranges.upload(gpu)) {
-        return PartitionedBatch.range(gpu.backend(), onDevice, ranges.keys(), bounds, gpu.stream());
-      }
+    int[] at = {position};  // of the next piece: pieces come in row order
+    return retry.splitting(gpu, onDevice, piece -> {
+      PartitionedBatch grouped = group(piece, at[0], gpu);
+      at[0] += piece.rowCount();
+      return grouped;
+    });
+  }
+
+  private PartitionedBatch group(DeviceBatch input, int position, TaskGpu gpu) {
+    if (roundRobin) return PartitionedBatch.roundRobin(gpu.backend(), input, position, numPartitions, gpu.stream());
+    if (ranges == null) return PartitionedBatch.hash(gpu.backend(), input, keyColumns, numPartitions, gpu.stream());
+    try (DeviceBatch bounds = ranges.upload(gpu)) {
+      return PartitionedBatch.range(gpu.backend(), input, ranges.keys(), bounds, gpu.stream());
     }
   }
 
