@@ -45,6 +45,22 @@ class WarpConfTest {
     WarpConf.validate(Map.of("spark.warp.enabled", "false", "spark.sql.shuffle.partitions", "3"));
   }
 
+  /** Injected device allocation failures: all above a size, or the first few; a malformed entry names the key. */
+  @Test
+  void deviceAllocationFaultsParsePerOperator() {
+    Map<String, FaultInjection.AllocationFault> faults = WarpConf.of(Map.of("spark.warp.test.failDeviceAllocations",
+        "GpuFilterExec:16k, GpuHashAggregateExec:0:2")).get(WarpConf.TEST_FAIL_DEVICE_ALLOCATIONS);
+    assertEquals(Map.of("GpuFilterExec", new FaultInjection.AllocationFault(16 << 10, 0),
+        "GpuHashAggregateExec", new FaultInjection.AllocationFault(0, 2)), faults);
+    java.util.function.LongPredicate firstTwo = faults.get("GpuHashAggregateExec").newCounter();
+    assertEquals(java.util.List.of(true, true, false), java.util.List.of(firstTwo.test(8), firstTwo.test(8),
+        firstTwo.test(8)));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> WarpConf.validate(Map.of("spark.warp.test.failDeviceAllocations", "GpuFilterExec")));
+    assertTrue(e.getMessage().startsWith("spark.warp.test.failDeviceAllocations must be a comma-separated list of "
+        + "operator:bytes[:times]"), e.getMessage());
+  }
+
   @Test
   void everyGpuOperatorAndExpressionFamilyHasASwitch() {
     for (ConfEntry<?> e : WarpConf.entries()) assertFalse(e.doc().isBlank(), e.key());
