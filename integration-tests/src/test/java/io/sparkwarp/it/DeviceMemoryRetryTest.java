@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.PlanNodes;
+import io.sparkwarp.it.data.TestTables;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.plugin.exec.GpuMetrics;
 import java.util.Comparator;
@@ -24,15 +25,14 @@ class DeviceMemoryRetryTest extends GpuTestBase {
   private static final String FAULTS = "spark.warp.test.failDeviceAllocations";
 
   /**
-   * 10,000 rows a task: the upload halves them to 5,000 rows of 40 KB, the filter to 1,250, the projection further,
-   * each splitting what reaches it.
+   * The upload, the filter and the projection each split what reaches them, down to pieces of a few dozen rows of
+   * every device type (strings, decimals, dates, nulls, NaN), cut on the host and on the device.
    */
   @Test
   void uploadFilterAndProjectionSplitBatchesInRowOrder() {
-    String sql = "SELECT id, CASE WHEN id % 5 = 0 THEN NULL ELSE id * 3 END AS w, -id / 2 AS h"
-        + " FROM range(0, 20000, 1, 2) WHERE id % 7 <> 3";
+    String sql = "SELECT *, id * 3 AS w FROM " + TestTables.ALL_TYPES_ROWS + " WHERE id % 3 <> 1";
     List<Row> expected = withConf(Map.of("spark.warp.enabled", "false"), () -> spark().sql(sql).collectAsList());
-    withConf(Map.of(FAULTS, "HostToGpuExec:64k,GpuFilterExec:16k,GpuProjectExec:4k"), () -> {
+    withConf(Map.of(FAULTS, "HostToGpuExec:4k,GpuFilterExec:2k,GpuProjectExec:1k"), () -> {
       Dataset<Row> gpu = spark().sql(sql);
       assertEquals(expected, gpu.collectAsList(), "rows in Spark's order");
       assertSplit(gpu, "HostToGpuExec", "GpuFilterExec", "GpuProjectExec");
