@@ -52,10 +52,7 @@ class DeviceMemoryTest {
     try (Backend backend = Backends.open(BackendKind.HOST, BackendOptions.defaults().withDeviceMemoryLimit(1000));
         DeviceStream stream = backend.newStream()) {
       DeviceMemory memory = backend.deviceMemory();
-      DeviceBuffer first;
-      try (DeviceMemory.TaskScope t = memory.enterTask(7)) {
-        first = backend.allocate(600, stream);
-      }
+      DeviceBuffer first = allocateFor(7, 600, backend, stream);
       CompletableFuture<DeviceBuffer> second = CompletableFuture.supplyAsync(() -> {
         try (DeviceMemory.TaskScope t = memory.enterTask(8)) {
           DeviceBuffer held = backend.allocate(300, stream);
@@ -84,11 +81,10 @@ class DeviceMemoryTest {
     try (Backend backend = Backends.open(BackendKind.HOST, BackendOptions.defaults().withDeviceMemoryLimit(1000));
         DeviceStream stream = backend.newStream()) {
       DeviceMemory memory = backend.deviceMemory();
-      DeviceBuffer held;
       try (DeviceMemory.TaskScope t = memory.enterTask(7)) {
         assertFalse(memory.awaitFreeByOtherTask(60_000), "alone on the device: nothing to wait for");
-        held = backend.allocate(600, stream);
       }
+      DeviceBuffer held = allocateFor(7, 600, backend, stream);
       CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
         try (DeviceMemory.TaskScope t = memory.enterTask(8)) {
           return memory.awaitFreeByOtherTask(60_000);
@@ -117,6 +113,13 @@ class DeviceMemoryTest {
       }
       backend.allocate(101, stream).close();
       assertEquals(0, backend.deviceMemory().bytesInUse());
+    }
+  }
+
+  /** {@code bytes} allocated on behalf of task {@code task}. */
+  private static DeviceBuffer allocateFor(long task, long bytes, Backend backend, DeviceStream stream) {
+    try (DeviceMemory.TaskScope t = backend.deviceMemory().enterTask(task)) {
+      return backend.allocate(bytes, stream);
     }
   }
 }
