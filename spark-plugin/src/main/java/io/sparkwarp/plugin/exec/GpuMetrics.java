@@ -129,9 +129,13 @@ public final class GpuMetrics {
     return m;
   }
 
-  /** The operator metrics plus what a sort larger than its device budget spilled: bytes and sorted runs. */
+  /**
+   * The operator metrics plus what a sort larger than its device budget spilled (bytes and sorted runs) and its
+   * retries when the device had no room.
+   */
   static Map<String, SQLMetric> sort(SparkContext sc) {
     Map<String, SQLMetric> m = operator(sc);
+    retries(m, sc);
     m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
     m.put(SORT_RUNS, SQLMetrics.createMetric(sc, "sorted runs spilled"));
     return m;

@@ -39,6 +39,7 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
   private final SQLMetric gpuTime;
   private final SQLMetric spillBytes;
   private final SQLMetric runs;
+  private final RetryMetrics retryMetrics;
 
   SortedRuns(List<SortKey> keys, List<Attribute> output, long runBytes, GpuSortExec node) {
     this.keys = List.copyOf(keys);
@@ -49,6 +50,7 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
     this.gpuTime = node.metric(GpuMetrics.GPU_TIME);
     this.spillBytes = node.metric(GpuMetrics.SPILL_BYTES);
     this.runs = node.metric(GpuMetrics.SORT_RUNS);
+    this.retryMetrics = RetryMetrics.of(node);
   }
 
   @Override
@@ -63,6 +65,8 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
   private final class Sort extends LazyBatchIterator implements AutoCloseable {
     private final Iterator<ColumnarBatch> input;
     private final TaskGpu gpu = TaskGpu.get();
+    /** A sort of a run needs it whole: when the device has no room it waits for other tasks and runs again. */
+    private final DeviceRetry retry = DeviceRetry.of(retryMetrics);
     private final List<String> names = output.stream().map(Attribute::name).toList();
     /** Input batches not yet sorted, and their device bytes. */
     private final List<DeviceBatch> pending = new ArrayList<>();
@@ -137,7 +141,7 @@ final class SortedRuns implements Partitions.BatchFunction<ColumnarBatch> {
           pending.clear();
           pendingBytes = 0;
           if (whole.rowCount() == 0) return null;
-          DeviceBatch sorted = DeviceSort.sort(gpu.backend(), whole, keys, gpu.stream());
+          DeviceBatch sorted = retry.run(() -> DeviceSort.sort(gpu.backend(), whole, keys, gpu.stream()));
           gpu.stream().synchronize();  // the unsorted batch is freed next
           return sorted;
         }
