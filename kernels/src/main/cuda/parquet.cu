@@ -1,4 +1,4 @@
-// Parquet on the device: batched decompression of pages (Snappy, LZ4_RAW, Hadoop-framed LZ4 or a plain copy) and decoding of one column's pages
+// Parquet on the device: batched decompression of pages (Snappy, LZ4_RAW, Hadoop-framed LZ4, ZSTD or a plain copy) and decoding of one column's pages
 // into the Arrow layout. Host side: io.sparkwarp.kernels.cuda.CudaParquetPrimitives; reference:
 // io.sparkwarp.kernels.host.HostParquetPrimitives. Table layouts: io.sparkwarp.kernels.parquet.CompressedBlocks and
 // PageTable (int64 words). Every kernel gives one warp to one block, page or row and bounds-checks what it reads; a
@@ -11,6 +11,7 @@
 #include "sparkwarp/snappy.cuh"
 #include "sparkwarp/varint.cuh"
 #include "sparkwarp/warp.cuh"
+#include "sparkwarp/zstd.cuh"
 
 namespace {
 
@@ -22,7 +23,7 @@ struct BlockDesc {
 };
 
 // CompressedBlocks.Codec ordinals.
-enum BlockCodec : int64_t { COPY = 0, SNAPPY = 1, LZ4_RAW = 2, LZ4_HADOOP = 3 };
+enum BlockCodec : int64_t { COPY = 0, SNAPPY = 1, LZ4_RAW = 2, LZ4_HADOOP = 3, ZSTD = 4 };
 
 // PageTable: 8 words per page.
 struct PageDesc {
@@ -146,14 +147,14 @@ __device__ int32_t rebuild_fixed(const uint8_t* pages, int64_t count, int width,
 }  // namespace
 
 // One warp per block of the table's blocks that `decode(d, src, dst, ring)` takes (returning its status), the others'
-// statuses left to another launch. Dynamic shared memory: ring_bytes per warp of the block (the ring of recent output
-// lz_round_warp reads back-references from). One kernel per codec family: each decoder alone keeps its registers
-// (all in one kernel took twice Snappy's, and half its occupancy).
+// statuses left to another launch. Dynamic shared memory: warp_bytes per warp of the block, starting with ring_bytes
+// (the ring of recent output lz_round_warp reads back-references from). One kernel per codec family: each decoder
+// alone keeps its registers (all in one kernel took twice Snappy's, and half its occupancy).
 template <typename Decode>
 __device__ __forceinline__ void decompress_blocks(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
-                                                  int32_t count, int32_t ring_bytes, int32_t* status, Decode decode) {
+                                                  int32_t count, int32_t warp_bytes, int32_t* status, Decode decode) {
   extern __shared__ uint8_t sw_pq_rings[];
-  uint8_t* ring = sw_pq_rings + static_cast<int64_t>(threadIdx.x / 32) * ring_bytes;
+  uint8_t* ring = sw_pq_rings + static_cast<int64_t>(threadIdx.x / 32) * warp_bytes;
   for_each_warp_tile(count, [&](int64_t b) {
     const BlockDesc d = blocks[b];
     int32_t err = PQ_OK;
@@ -192,6 +193,18 @@ extern "C" __global__ void sw_pq_decompress_lz4(const uint8_t* input, uint8_t* o
                       } else {
                         return false;
                       }
+                      return true;
+                    });
+}
+
+// ZSTD blocks. Dynamic shared memory: ring_bytes of ring, then ZSTD_WORKSPACE_BYTES of tables, per warp.
+extern "C" __global__ void sw_pq_decompress_zstd(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
+                                                 int32_t count, int32_t ring_bytes, int32_t* status) {
+  decompress_blocks(input, output, blocks, count, ring_bytes + ZSTD_WORKSPACE_BYTES, status,
+                    [&](const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
+                      if (d.codec != ZSTD) return false;
+                      ZstdWorkspace* w = reinterpret_cast<ZstdWorkspace*>(ring + ring_bytes);
+                      *err = zstd_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes, w);
                       return true;
                     });
 }

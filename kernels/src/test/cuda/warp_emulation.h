@@ -117,6 +117,7 @@ inline void __syncthreads() { this_block->arrive_and_wait(); }
 
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __ffs(int v) { return __builtin_ffs(v); }
+inline int __clz(int v) { return v == 0 ? 32 : __builtin_clz(static_cast<unsigned>(v)); }
 inline int __ffsll(long long v) { return __builtin_ffsll(v); }
 inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
   const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;

@@ -46,6 +46,14 @@ __device__ __forceinline__ void lz_copy_warp(uint8_t* dst, uint8_t* ring, uint32
   }
 }
 
+// Copies the last ring_bytes of dst[0, end) into the ring with the warp: after output written around it.
+__device__ __forceinline__ void lz_refill_ring(const uint8_t* dst, int64_t end, uint8_t* ring, int32_t ring_bytes) {
+  const uint32_t ring_mask = static_cast<uint32_t>(ring_bytes) - 1;
+  const int64_t first = end - ring_bytes > 0 ? end - ring_bytes : 0;
+  for (int64_t p = first + lane_id(); p < end; p += 32) ring[p & ring_mask] = dst[p];
+  __syncwarp();
+}
+
 // Writes one round's elements at dst[*out..] and advances *out past them; all 32 lanes call it, each with its own
 // element. `window` holds src[pos..] (the round's first element starts at pos). `ring` is the warp's own `ring_bytes`
 // (a power of two, at least 4096) of shared memory, holding the output's last bytes. Writes stay inside
@@ -107,11 +115,7 @@ __device__ int32_t lz_round_warp(const uint8_t* __restrict__ src, int64_t pos, c
     if (ready) pending = false;
     __syncwarp();
   }
-  if (!narrow) {  // bytes of this round may share ring slots: refill the ring from the output
-    const int64_t first = round_end - ring_bytes > 0 ? round_end - ring_bytes : 0;
-    for (int64_t p = first + lane; p < round_end; p += 32) ring[p & ring_mask] = dst[p];
-    __syncwarp();
-  }
+  if (!narrow) lz_refill_ring(dst, round_end, ring, ring_bytes);  // bytes of this round may share ring slots
   *out = round_end;
   return PQ_OK;
 }

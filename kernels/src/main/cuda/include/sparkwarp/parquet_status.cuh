@@ -19,6 +19,7 @@ enum DecodeStatus : int32_t {
   PQ_DICTIONARY = 10,     // the page's dictionary is itself corrupt
   PQ_OVERFLOW = 11,       // a value out of range once converted (milliseconds to microseconds)
   PQ_BAD_ENCODING = 12,   // a page encoding the column's physical type cannot have
+  PQ_BAD_FRAME = 13,      // a corrupt ZSTD frame: bad magic, reserved bits set, a bad table, stream or sequence
 };
 
 }  // namespace sparkwarp
