@@ -19,9 +19,9 @@ constexpr int RING_BYTES = 4096;  // CudaParquetPrimitives.RING_BYTES
 
 }  // namespace
 
-// The decompression's dynamic shared memory: one block's worth, so that launch runs one block (blocks run at once
-// here and would share it).
-uint8_t sw_pq_rings[THREADS / 32 * RING_BYTES];
+// The decompression's dynamic shared memory: one block's worth (the ZSTD kernel's, the largest), so that launch runs
+// one block (blocks run at once here and would share it).
+alignas(16) uint8_t sw_pq_rings[THREADS / 32 * (RING_BYTES + ZSTD_WORKSPACE_BYTES)];
 
 namespace {
 
@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
   launch(1, THREADS, [&] {
     sw_pq_decompress_lz4(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES,
                          block_status.as<int32_t>());
+  });
+  launch(1, THREADS, [&] {
+    sw_pq_decompress_zstd(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES,
+                          block_status.as<int32_t>());
   });
   int32_t error = first_error(block_status, block_count);
   if (error == 0) {

@@ -27,10 +27,17 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
    */
   static final int RING_BYTES = 4096;
 
+  /** Shared memory per ZSTD warp for its tables after its ring (zstd.cuh: ZSTD_WORKSPACE_BYTES). */
+  static final int ZSTD_WORKSPACE_BYTES = 12 * 1024;
+
+  /** The ZSTD kernel's shared memory a block: past the 48 KiB a kernel gets unless it asks. */
+  private static final int ZSTD_SHARED = (RING_BYTES + ZSTD_WORKSPACE_BYTES) * (CudaKernel.BLOCK / 32);
+
   private final CudaBackend backend;
   private final CudaScan scan;
   private final CudaKernel decompress;
   private final CudaKernel decompressLz4;
+  private final CudaKernel decompressZstd;
   private final CudaKernel prepare;
   private final CudaKernel decodeFixed;
   private final CudaKernel packBits;
@@ -43,6 +50,8 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     this.scan = new CudaScan(backend, module);
     decompress = module.kernel("sw_pq_decompress");
     decompressLz4 = module.kernel("sw_pq_decompress_lz4");
+    decompressZstd = module.kernel("sw_pq_decompress_zstd");
+    decompressZstd.allowSharedMemory(ZSTD_SHARED);
     prepare = module.kernel("sw_pq_prepare");
     decodeFixed = module.kernel("sw_pq_decode_fixed");
     packBits = module.kernel("sw_pq_pack_bits");
@@ -61,7 +70,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
         DeviceBuffer table = backend.allocate(8L * words.length, stream);
         DeviceBuffer status = backend.allocate(4L * count, stream)) {
       upload(words, staging, table, stream);
-      // a kernel per codec family, each decoding its own blocks; the LZ4 one only when there are LZ4 blocks
+      // a kernel per codec family, each decoding its own blocks; the LZ4 and ZSTD ones only for blocks of theirs
       KernelArgs args = new KernelArgs().pointer(input).pointer(output).pointer(table).i32(count).i32(RING_BYTES)
           .pointer(status);
       Set<CompressedBlocks.Codec> codecs = blocks.codecs();
@@ -71,6 +80,9 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
       int shared = RING_BYTES * (CudaKernel.BLOCK / 32);
       if (others) decompress.launchGridStride(32L * count, shared, CudaStream.of(stream), args);
       if (lz4) decompressLz4.launchGridStride(32L * count, shared, CudaStream.of(stream), args);
+      if (codecs.contains(CompressedBlocks.Codec.ZSTD)) {
+        decompressZstd.launchGridStride(32L * count, ZSTD_SHARED, CudaStream.of(stream), args);
+      }
       long statusCopy = staging.address() + 8L * words.length;
       backend.copyDeviceToHost(status, 0, statusCopy, 4L * count, stream);
       stream.synchronize();

@@ -38,6 +38,7 @@ final class HostParquetPrimitives implements ParquetPrimitives {
         case SNAPPY -> HostSnappy.decompress(src, srcLen, dst, dstLen);
         case LZ4_RAW -> HostLz4.decompressRaw(src, srcLen, dst, dstLen);
         case LZ4 -> HostLz4.decompressHadoop(src, srcLen, dst, dstLen);
+        case ZSTD -> HostZstd.decompress(src, srcLen, dst, dstLen);
         case UNCOMPRESSED -> {
           if (srcLen != dstLen) yield DecodeError.SIZE_MISMATCH;
           MemoryUtil.copyMemory(src, dst, dstLen);

@@ -14,9 +14,9 @@ public final class CompressedBlocks {
 
   /**
    * How a block's bytes are stored (ordinals shared with parquet.cu): Parquet's codecs of those names, LZ4 being
-   * Hadoop's framing of LZ4 blocks that parquet-mr writes, LZ4_RAW one LZ4 block.
+   * Hadoop's framing of LZ4 blocks that parquet-mr writes, LZ4_RAW one LZ4 block, ZSTD one or more Zstandard frames.
    */
-  public enum Codec { UNCOMPRESSED, SNAPPY, LZ4_RAW, LZ4 }
+  public enum Codec { UNCOMPRESSED, SNAPPY, LZ4_RAW, LZ4, ZSTD }
 
   private long[] words = new long[WORDS * 16];
   private int count;

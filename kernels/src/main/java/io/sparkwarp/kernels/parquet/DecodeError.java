@@ -14,7 +14,8 @@ public enum DecodeError {
   BAD_HEADER("an unreadable varint"),
   DICTIONARY("a corrupt dictionary"),
   OVERFLOW("a value out of range once converted (milliseconds to microseconds)"),
-  BAD_ENCODING("a page encoding its column's physical type cannot have");
+  BAD_ENCODING("a page encoding its column's physical type cannot have"),
+  BAD_FRAME("a corrupt ZSTD frame (magic number, reserved bits, a table, a stream or a sequence)");
 
   private final String description;
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
 
 /**
- * {@code parquet.cu} against the host reference on fresh random input: Snappy, LZ4_RAW and Hadoop-framed LZ4 blocks
+ * {@code parquet.cu} against the host reference on fresh random input: Snappy, LZ4_RAW, Hadoop-framed LZ4 and ZSTD blocks
  * of every shape, columns of every type in every page shape and codec, columns in each of DELTA_LENGTH_BYTE_ARRAY,
  * DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the same inputs with flipped bytes (both backends must raise, or both
  * decode to the same bytes or column).
@@ -47,6 +47,14 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
     for (int round = 0; round < 4; round++) {
       EncodedBlocks c = blocks(500, round == 0 ? CompressedBlocks.Codec.values()
           : new CompressedBlocks.Codec[] {CompressedBlocks.Codec.LZ4_RAW, CompressedBlocks.Codec.LZ4});
+      assertArrayEquals(on(host, c), on(cuda, c), "round " + round);
+    }
+  }
+
+  @Test
+  void zstdBlocksMatch() {
+    for (int round = 0; round < 4; round++) {
+      EncodedBlocks c = blocks(500, new CompressedBlocks.Codec[] {CompressedBlocks.Codec.ZSTD});
       assertArrayEquals(on(host, c), on(cuda, c), "round " + round);
     }
   }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
 
 /**
- * The reference Parquet primitives against parquet-mr's RLE/bit-packed encoder and snappy-java: every device type
+ * The reference Parquet primitives against parquet-mr's RLE/bit-packed encoder, snappy-java and zstd-jni: every device type
  * in every page shape decodes to the values it was written from, and corrupt input raises a
  * {@link ParquetDataException} (or decodes) but never fails otherwise.
  */
@@ -97,6 +97,51 @@ class HostParquetPrimitivesTest extends BackendTestBase {
     assertEquals(DecodeError.TRUNCATED, decompressError(framed, 1, CompressedBlocks.Codec.LZ4));
     framed[7] = 2;
     assertEquals(DecodeError.NONE, decompressError(framed, 1, CompressedBlocks.Codec.LZ4));
+  }
+
+  @Test
+  void zstdBlocksMatchZstdJni() {
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    CompressedBlocks blocks = new CompressedBlocks();
+    for (int level : TestCodecs.ZSTD_LEVELS) {
+      // level 19 takes long to compress a MiB, and its blocks look like level 3's
+      for (int size : level == 19 ? new int[] {0, 1, 1 << 16} : new int[] {0, 1, 1 << 16, 1 << 20}) {
+        for (int kind : new int[] {0, 1, 2, 4}) {  // noise (raw blocks), runs (RLE), words, sorted int64 keys
+          byte[] raw = LzInputs.of(kind, size, rnd);
+          byte[] packed = TestCodecs.zstd(raw, level, rnd.nextBoolean(), rnd.nextBoolean());
+          blocks.add(in.size(), packed.length, expected.size(), raw.length, CompressedBlocks.Codec.ZSTD);
+          in.writeBytes(packed);
+          expected.writeBytes(raw);
+        }
+      }
+    }
+    EncodedBlocks c = new EncodedBlocks(in.toByteArray(), expected.size(), blocks);
+    assertArrayEquals(expected.toByteArray(), c.decompress(backend, stream));
+  }
+
+  @Test
+  void zstdFramesThatBreakTheFormatAreNamed() {
+    // one frame (single segment, 1-byte content size 3) of a last raw block of 3 bytes
+    byte[] raw = {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0x20, 3, 25, 0, 0, 'a', 'b', 'c'};
+    assertEquals(DecodeError.NONE, zstdError(raw, 3));
+    assertEquals(DecodeError.OVERRUN, zstdError(raw, 2));
+    assertEquals(DecodeError.SIZE_MISMATCH, zstdError(java.util.Arrays.copyOf(raw, raw.length), 4));
+    assertEquals(DecodeError.TRUNCATED, zstdError(java.util.Arrays.copyOf(raw, raw.length - 1), 3));
+    // a skippable frame of 2 bytes, then a frame of a last RLE block: 5 times 'x'
+    byte[] rle = {0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 7, 7, 0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0x20, 5, 43, 0, 0,
+        'x'};
+    assertEquals(DecodeError.NONE, zstdError(rle, 5));
+    byte[] badMagic = raw.clone();
+    badMagic[0] = 0x29;
+    assertEquals(DecodeError.BAD_FRAME, zstdError(badMagic, 3));
+    byte[] reservedBlock = raw.clone();
+    reservedBlock[6] = 31;  // block type 3
+    assertEquals(DecodeError.BAD_FRAME, zstdError(reservedBlock, 3));
+  }
+
+  private DecodeError zstdError(byte[] input, long outputBytes) {
+    return decompressError(input, outputBytes, CompressedBlocks.Codec.ZSTD);
   }
 
   private DecodeError lz4Error(byte[] input, long outputBytes) {

@@ -16,7 +16,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Device-resident Parquet microbenchmark: Snappy and LZ4_RAW decompression of {@code scale} x 512 MiB of output
+ * Device-resident Parquet microbenchmark: Snappy, LZ4_RAW and ZSTD (level 3, parquet-mr's default) decompression of {@code scale} x 512 MiB of output
  * (text-like words mixed with runs and noise, as pages of 64 KiB and of 1 MiB, parquet-mr's default page size; the
  * PLAIN pages of a sorted int64 column, as l_orderkey's) in GB/s of output, and of a single 1 MiB page of each (one warp's latency);
  * then page decoding of 20 M rows (scaled) of a dictionary-encoded long column and of a PLAIN string column, in
@@ -49,7 +49,7 @@ public final class ParquetMicrobenchmark {
       long[][] cases = {{MIXED, total, 64 << 10}, {MIXED, total, 1 << 20}, {MIXED, 1 << 20, 1 << 20},
           {SORTED_KEYS, total, 1 << 20}, {SORTED_KEYS, 1 << 20, 1 << 20}};
       for (CompressedBlocks.Codec codec : new CompressedBlocks.Codec[] {CompressedBlocks.Codec.SNAPPY,
-          CompressedBlocks.Codec.LZ4_RAW}) {
+          CompressedBlocks.Codec.LZ4_RAW, CompressedBlocks.Codec.ZSTD}) {
         for (long[] pageCase : cases) {
           int kind = (int) pageCase[0];
           int pageBytes = (int) pageCase[2];
@@ -92,24 +92,29 @@ public final class ParquetMicrobenchmark {
 
   /**
    * About {@code total} bytes as pages of {@code pageBytes} of LzInputs kind {@code kind}, compressed in
-   * {@code codec} (TestCodecs: snappy-java, lz4-java).
+   * {@code codec} (TestCodecs: snappy-java, lz4-java, zstd-jni at level 3 in one frame).
    */
   private static EncodedBlocks pages(CompressedBlocks.Codec codec, long total, int pageBytes, int kind, Random rnd) {
     ByteArrayOutputStream in = new ByteArrayOutputStream();
     CompressedBlocks blocks = new CompressedBlocks();
     long out = 0;
     byte[] page = LzInputs.of(kind, pageBytes, rnd);
-    byte[] packed = TestCodecs.compress(codec, page, rnd);
+    byte[] packed = compress(codec, page, rnd);
     while (out < total) {
       // a fresh page now and then, so the input is not one page repeated (cheap: most pages are reused)
       if (out > 0 && rnd.nextInt(16) == 0) {
         page = LzInputs.of(kind == MIXED && rnd.nextBoolean() ? WORDS : kind, pageBytes, rnd);
-        packed = TestCodecs.compress(codec, page, rnd);
+        packed = compress(codec, page, rnd);
       }
       blocks.add(in.size(), packed.length, out, page.length, codec);
       in.writeBytes(packed);
       out += page.length;
     }
     return new EncodedBlocks(in.toByteArray(), out, blocks);
+  }
+
+  private static byte[] compress(CompressedBlocks.Codec codec, byte[] page, Random rnd) {
+    return codec == CompressedBlocks.Codec.ZSTD ? TestCodecs.zstd(page, 3, true, false)
+        : TestCodecs.compress(codec, page, rnd);
   }
 }

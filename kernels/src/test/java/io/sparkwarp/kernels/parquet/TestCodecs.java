@@ -1,5 +1,6 @@
 package io.sparkwarp.kernels.parquet;
 
+import com.github.luben.zstd.ZstdCompressCtx;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +14,9 @@ import org.xerial.snappy.Snappy;
  * A block's stored bytes as Parquet's writers make them: snappy-java for SNAPPY, lz4-java's fast or high compressor
  * (at random: short and long matches) for LZ4_RAW, and for LZ4 those blocks in Hadoop's framing as parquet-mr's
  * BlockCompressorStream writes it, in random shapes: several framed blocks, a block split into several LZ4 blocks
- * (a write past Hadoop's buffer) followed by an empty one.
+ * (a write past Hadoop's buffer) followed by an empty one; for ZSTD zstd-jni's frames at levels 1, 3 or 19 (raw, RLE
+ * and compressed blocks, Huffman and FSE modes, repeat offsets), with or without their content size, sometimes two
+ * frames for one page.
  */
 final class TestCodecs {
   private static final LZ4Factory LZ4 = LZ4Factory.fastestJavaInstance();
@@ -26,7 +29,29 @@ final class TestCodecs {
       case SNAPPY -> snappy(bytes);
       case LZ4_RAW -> lz4(bytes, rnd);
       case LZ4 -> hadoopLz4(bytes, rnd);
+      case ZSTD -> zstd(bytes, rnd);
     };
+  }
+
+  /** Levels of {@link #zstd}: the fastest, zstd-jni's default, and the strongest parquet-mr's users pick. */
+  static final int[] ZSTD_LEVELS = {1, 3, 19};
+
+  static byte[] zstd(byte[] bytes, Random rnd) {
+    int level = ZSTD_LEVELS[rnd.nextInt(ZSTD_LEVELS.length)];
+    boolean contentSize = rnd.nextBoolean();
+    if (bytes.length < 2 || rnd.nextInt(4) != 0) return zstd(bytes, level, contentSize, false);
+    int split = 1 + rnd.nextInt(bytes.length - 1);  // two frames
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.writeBytes(zstd(Arrays.copyOfRange(bytes, 0, split), level, contentSize, false));
+    out.writeBytes(zstd(Arrays.copyOfRange(bytes, split, bytes.length), level, contentSize, false));
+    return out.toByteArray();
+  }
+
+  /** One ZSTD frame of {@code bytes}. */
+  static byte[] zstd(byte[] bytes, int level, boolean contentSize, boolean checksum) {
+    try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+      return ctx.setLevel(level).setContentSize(contentSize).setChecksum(checksum).compress(bytes);
+    }
   }
 
   private static byte[] snappy(byte[] bytes) {
