@@ -172,7 +172,9 @@ final class PageHeaders {
   private static void addPage(BatchTables out, Chunk chunk, long data, long stored, long target, long size,
       boolean compressed) {
     CompressionCodecName codec = compressed ? chunk.codec() : CompressionCodecName.UNCOMPRESSED;
-    if (codec == CompressionCodecName.UNCOMPRESSED || chunk.onDevice()) {
+    // the device skips ZSTD's content checksums: a page with one is inflated, and checked, by the reader thread
+    boolean checked = codec == CompressionCodecName.ZSTD && ZstdChecksums.present(chunk.address() + data, stored);
+    if (codec == CompressionCodecName.UNCOMPRESSED || chunk.onDevice() && !checked) {
       out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size, DeviceCodecs.blockCodec(codec));
     } else {
       out.addInflatedBlock(chunk.owner(), codec, chunk.address() + data, stored, target, size);
