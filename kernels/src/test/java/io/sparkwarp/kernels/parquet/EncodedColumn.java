@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -40,6 +42,13 @@ public final class EncodedColumn {
   /** The pages after decompression, to check decompression against. */
   public final byte[] pages;
   public final CompressedBlocks blocks = new CompressedBlocks();
+
+  /** The codecs of the column's blocks, for a failure's message. */
+  public String codecs() {
+    Set<CompressedBlocks.Codec> codecs = EnumSet.noneOf(CompressedBlocks.Codec.class);
+    for (int b = 0; b < blocks.count(); b++) codecs.add(blocks.codec(b));
+    return codecs.toString();
+  }
   public final PageTable table;
 
   private final ByteArrayOutputStream in = new ByteArrayOutputStream();
