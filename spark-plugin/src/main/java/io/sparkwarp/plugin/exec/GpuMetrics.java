@@ -105,8 +105,7 @@ public final class GpuMetrics {
    * a join of shuffled partitions, how many were merged.
    */
   static Map<String, SQLMetric> join(SparkContext sc, boolean shuffled) {
-    Map<String, SQLMetric> m = operator(sc);
-    retries(m, sc);
+    Map<String, SQLMetric> m = retrying(sc);
     m.put(MATCHES, SQLMetrics.createMetric(sc, "pairs with equal keys"));
     // a broadcast's build, uploaded once per device; a shuffled join's build is already on the device
     m.put(TRANSFER_BYTES, SQLMetrics.createSizeMetric(sc, "build bytes uploaded", -1));
@@ -122,9 +121,15 @@ public final class GpuMetrics {
 
   /** The operator metrics plus input rows: how far an aggregate reduced its input. */
   static Map<String, SQLMetric> aggregate(SparkContext sc) {
-    Map<String, SQLMetric> m = operator(sc);
+    Map<String, SQLMetric> m = retrying(sc);
     m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
     m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
+    return m;
+  }
+
+  /** The operator metrics plus its {@link DeviceRetry} metrics. */
+  static Map<String, SQLMetric> retrying(SparkContext sc) {
+    Map<String, SQLMetric> m = operator(sc);
     retries(m, sc);
     return m;
   }
@@ -134,8 +139,7 @@ public final class GpuMetrics {
    * retries when the device had no room.
    */
   static Map<String, SQLMetric> sort(SparkContext sc) {
-    Map<String, SQLMetric> m = operator(sc);
-    retries(m, sc);
+    Map<String, SQLMetric> m = retrying(sc);
     m.put(SPILL_BYTES, SQLMetrics.createSizeMetric(sc, "bytes spilled to host", -1));
     m.put(SORT_RUNS, SQLMetrics.createMetric(sc, "sorted runs spilled"));
     return m;
@@ -146,9 +150,8 @@ public final class GpuMetrics {
    * read and the lane utilisation.
    */
   static Map<String, SQLMetric> expression(SparkContext sc) {
-    Map<String, SQLMetric> m = operator(sc);
+    Map<String, SQLMetric> m = retrying(sc);
     m.put(INPUT_ROWS, SQLMetrics.createMetric(sc, "input rows"));
-    retries(m, sc);
     m.put(PLAIN_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on plain strings (batches)"));
     m.put(PIVOTED_STRING_MATCHES, SQLMetrics.createMetric(sc, "string predicates on pivoted strings (batches)"));
     m.put(SELF_PIVOTED_STRING_MATCHES,

@@ -35,7 +35,7 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
   private final Seq<SortOrder> sortOrder;
 
   public GpuTopNExec(int limit, Seq<SortOrder> sortOrder, SparkPlan child) {
-    super(child, GpuMetrics.operator(child.sparkContext()));
+    super(child, GpuMetrics.retrying(child.sparkContext()));
     this.limit = limit;
     this.sortOrder = sortOrder;
   }
@@ -48,7 +48,9 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
     SQLMetric rows = metric(GpuMetrics.OUTPUT_ROWS);
     SQLMetric batches = metric(GpuMetrics.OUTPUT_BATCHES);
     SQLMetric time = metric(GpuMetrics.GPU_TIME);
-    return Partitions.map(child.executeColumnar(), input -> new TopN(input, keys, n, output, rows, batches, time));
+    RetryMetrics retries = RetryMetrics.of(this);
+    return Partitions.map(child.executeColumnar(), input -> new TopN(input, keys, n, output, rows, batches, time,
+        DeviceRetry.of(retries)));
   }
 
   /** One partition's top rows: every batch with the best so far selected and sorted on the device, n kept. */
@@ -60,10 +62,12 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
     private final SQLMetric rows;
     private final SQLMetric batches;
     private final SQLMetric time;
+    /** A step needs the best rows so far whole: when the device has no room it waits for other tasks and reruns. */
+    private final DeviceRetry retry;
     private boolean done;
 
     TopN(java.util.Iterator<ColumnarBatch> input, List<SortKey> keys, int n, List<Attribute> output, SQLMetric rows,
-        SQLMetric batches, SQLMetric time) {
+        SQLMetric batches, SQLMetric time, DeviceRetry retry) {
       this.input = input;
       this.keys = keys;
       this.n = n;
@@ -71,6 +75,7 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
       this.rows = rows;
       this.batches = batches;
       this.time = time;
+      this.retry = retry;
     }
 
     @Override
@@ -85,16 +90,16 @@ public final class GpuTopNExec extends UnaryExec implements GpuExec {
           try (DeviceBatch batch = DeviceBatches.unwrap(input.next())) {
             long start = System.nanoTime();
             DeviceBatch candidates = best;
-            best = null;
-            if (candidates == null) {
-              best = TopSelect.top(backend, batch, keys, n, gpu.stream());
-            } else {
-              try (candidates; DeviceBatch both = BatchConcatenator.concat(backend, List.of(candidates, batch),
-                  gpu.stream())) {
-                best = TopSelect.top(backend, both, keys, n, gpu.stream());
+            // the step leaves its inputs as they were when it fails, so that it can run again
+            DeviceBatch next = retry.run(() -> {
+              if (candidates == null) return TopSelect.top(backend, batch, keys, n, gpu.stream());
+              try (DeviceBatch both = BatchConcatenator.concat(backend, List.of(candidates, batch), gpu.stream())) {
+                return TopSelect.top(backend, both, keys, n, gpu.stream());
               }
-            }
+            });
             gpu.stream().synchronize();  // the inputs are freed next
+            if (candidates != null) candidates.close();
+            best = next;
             time.add(System.nanoTime() - start);
           }
         }
