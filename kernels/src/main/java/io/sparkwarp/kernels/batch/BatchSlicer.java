@@ -56,29 +56,47 @@ public final class BatchSlicer {
   /** offsets[starts[r]] and offsets[starts[r] + lengths[r]] of every variable-width column, for every range r. */
   private static void readByteRanges(Backend backend, DeviceBatch batch, int[] starts, int[] lengths,
       long[][] byteStart, long[][] byteEnd, DeviceStream stream) {
-    int variable = (int) batch.columns().stream().filter(c -> c.type().isVariableWidth()).count();
-    if (variable == 0 || starts.length == 0) return;
-    try (HostBlock host = backend.transferMemory().pool().allocate(8L * variable * starts.length)) {
-      long at = host.address();
+    int[] bounds = new int[2 * starts.length];
+    for (int r = 0; r < starts.length; r++) {
+      bounds[2 * r] = starts[r];
+      bounds[2 * r + 1] = starts[r] + lengths[r];
+    }
+    long[][] offsets = offsetsAt(backend, batch, bounds, stream);
+    for (int i = 0; i < batch.columnCount(); i++) {
+      if (offsets[i] == null) continue;
       for (int r = 0; r < starts.length; r++) {
-        for (DeviceColumn c : batch.columns()) {
-          if (!c.type().isVariableWidth()) continue;
-          backend.copyDeviceToHost(c.offsets(), 4L * starts[r], at, 4, stream);
-          backend.copyDeviceToHost(c.offsets(), 4L * (starts[r] + lengths[r]), at + 4, 4, stream);
-          at += 8;
+        byteStart[r][i] = offsets[i][2 * r];
+        byteEnd[r][i] = offsets[i][2 * r + 1];
+      }
+    }
+  }
+
+  /**
+   * [c][k] = offsets[rows[k]] of each variable-width column c of {@code batch} (null for the other columns): where
+   * row rows[k] starts in its bytes, read back in one small transfer and one synchronise (none without such columns).
+   */
+  public static long[][] offsetsAt(Backend backend, DeviceBatch batch, int[] rows, DeviceStream stream) {
+    long[][] result = new long[batch.columnCount()][];
+    int variable = (int) batch.columns().stream().filter(c -> c.type().isVariableWidth()).count();
+    if (variable == 0 || rows.length == 0) return result;
+    try (HostBlock host = backend.transferMemory().pool().allocate(4L * variable * rows.length)) {
+      long at = host.address();
+      for (DeviceColumn c : batch.columns()) {
+        if (!c.type().isVariableWidth()) continue;
+        for (int row : rows) {
+          backend.copyDeviceToHost(c.offsets(), 4L * row, at, 4, stream);
+          at += 4;
         }
       }
       stream.synchronize();
       at = host.address();
-      for (int r = 0; r < starts.length; r++) {
-        for (int i = 0; i < batch.columnCount(); i++) {
-          if (!batch.column(i).type().isVariableWidth()) continue;
-          byteStart[r][i] = MemoryUtil.getInt(at);
-          byteEnd[r][i] = MemoryUtil.getInt(at + 4);
-          at += 8;
-        }
+      for (int i = 0; i < batch.columnCount(); i++) {
+        if (!batch.column(i).type().isVariableWidth()) continue;
+        result[i] = new long[rows.length];
+        for (int k = 0; k < rows.length; k++, at += 4) result[i][k] = MemoryUtil.getInt(at);
       }
     }
+    return result;
   }
 
   private static DeviceColumn sliceColumn(Backend backend, DeviceColumn src, int start, int length, long byteStart,

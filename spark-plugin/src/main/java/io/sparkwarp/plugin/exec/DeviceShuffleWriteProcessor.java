@@ -77,7 +77,7 @@ final class DeviceShuffleWriteProcessor extends ShuffleWriteProcessor {
       DeviceMapOutput output;
       try {
         output = DeviceMapOutput.copyOf(grouped.stream().toList(), writer.numPartitions(), gpu.backend(),
-            gpu.stream(), gpu.device().sharedStream(), gpu.hostAllocator());
+            gpu.stream(), gpu.device().sharedStream());
       } catch (RuntimeException e) {
         store.unreserve(bytes);
         throw e;

@@ -5,15 +5,13 @@ import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.BatchRange;
+import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.partition.PartitionedBatch;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * One map task's shuffle output kept on the device: its batches grouped by partition, in device memory charged to
@@ -34,19 +32,19 @@ public final class DeviceMapOutput implements AutoCloseable {
 
   /**
    * Copies {@code grouped} (a map task's batches, on its stream) into memory of no task on {@code shared}, and
-   * reads their string columns' partition bounds back into {@code host} memory; the inputs stay open. A batch may
+   * reads their string columns' partition bounds back ({@link BatchSlicer#offsetsAt}); the inputs stay open. A batch may
    * have fewer partitions than the shuffle's {@code numPartitions} (range partitioning over few distinct keys
    * samples fewer bounds): the others are empty.
    */
   public static DeviceMapOutput copyOf(List<PartitionedBatch> grouped, int numPartitions, Backend backend,
-      DeviceStream taskStream, DeviceStream shared, BufferAllocator host) {
+      DeviceStream taskStream, DeviceStream shared) {
     List<long[][]> bounds = new ArrayList<>();
     List<int[]> starts = new ArrayList<>();
     for (PartitionedBatch p : grouped) {
       int[] padded = java.util.Arrays.copyOf(p.starts(), numPartitions + 1);
       java.util.Arrays.fill(padded, p.starts().length, padded.length, p.batch().rowCount());
       starts.add(padded);
-      bounds.add(dataStarts(p.batch(), padded, backend, taskStream, host));
+      bounds.add(BatchSlicer.offsetsAt(backend, p.batch(), padded, taskStream));
     }
     taskStream.synchronize();  // the grouping's gathers are done before the shared stream copies their output
     List<Grouped> copies = new ArrayList<>();
@@ -62,33 +60,6 @@ public final class DeviceMapOutput implements AutoCloseable {
       throw e;
     }
     return new DeviceMapOutput(copies);
-  }
-
-  /** Each string column's offset at every partition start (null for other columns), read back in one wait. */
-  private static long[][] dataStarts(DeviceBatch batch, int[] starts, Backend backend, DeviceStream stream,
-      BufferAllocator host) {
-    long[][] result = new long[batch.columnCount()][];
-    List<Integer> variable = new ArrayList<>();
-    for (int c = 0; c < batch.columnCount(); c++) {
-      if (batch.column(c).type().isVariableWidth()) variable.add(c);
-    }
-    if (variable.isEmpty()) return result;
-    try (ArrowBuf offsets = host.buffer(4L * starts.length * variable.size())) {
-      for (int v = 0; v < variable.size(); v++) {
-        DeviceColumn column = batch.column(variable.get(v));
-        for (int s = 0; s < starts.length; s++) {
-          backend.copyDeviceToHost(column.offsets(), 4L * starts[s], offsets.memoryAddress()
-              + 4L * (v * starts.length + s), 4, stream);
-        }
-      }
-      stream.synchronize();
-      for (int v = 0; v < variable.size(); v++) {
-        long[] column = new long[starts.length];
-        for (int s = 0; s < starts.length; s++) column[s] = offsets.getInt(4L * (v * starts.length + s));
-        result[variable.get(v)] = column;
-      }
-    }
-    return result;
   }
 
   /** Rows of partitions [startPartition, endPartition) of each batch, in order; empty ranges left out. */
