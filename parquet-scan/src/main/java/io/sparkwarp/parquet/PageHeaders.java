@@ -173,8 +173,8 @@ final class PageHeaders {
       boolean compressed) {
     CompressionCodecName codec = compressed ? chunk.codec() : CompressionCodecName.UNCOMPRESSED;
     // the device skips ZSTD's content checksums: a page with one is inflated, and checked, by the reader thread
-    boolean checked = codec == CompressionCodecName.ZSTD && ZstdChecksums.present(chunk.address() + data, stored);
-    if (codec == CompressionCodecName.UNCOMPRESSED || chunk.onDevice() && !checked) {
+    if (codec == CompressionCodecName.UNCOMPRESSED || chunk.onDevice()
+        && !(codec == CompressionCodecName.ZSTD && ZstdChecksums.present(chunk.address() + data, stored))) {
       out.addBlock(chunk.owner(), chunk.uploadOffset() + data, stored, target, size, DeviceCodecs.blockCodec(codec));
     } else {
       out.addInflatedBlock(chunk.owner(), codec, chunk.address() + data, stored, target, size);

@@ -14,6 +14,9 @@ final class ZstdChecksums {
   private static final int SKIPPABLE_MAGIC = 0x184D2A50;
   private static final int CHECKSUM_FLAG = 1 << 2;
   private static final int SINGLE_SEGMENT_FLAG = 1 << 5;
+  /** Bytes of the dictionary id by its flag, and of the content size by its flag (a single segment's 0 is 1 byte). */
+  private static final int[] DICTIONARY_ID_BYTES = {0, 1, 2, 4};
+  private static final int[] CONTENT_SIZE_BYTES = {0, 2, 4, 8};
 
   private ZstdChecksums() {}
 
@@ -38,8 +41,8 @@ final class ZstdChecksums {
       boolean singleSegment = (descriptor & SINGLE_SEGMENT_FLAG) != 0;
       int contentSizeFlag = descriptor >>> 6;
       int dictionaryIdFlag = descriptor & 3;
-      at += 1 + (singleSegment ? 0 : 1) + new int[] {0, 1, 2, 4}[dictionaryIdFlag]
-          + new int[] {singleSegment ? 1 : 0, 2, 4, 8}[contentSizeFlag];
+      at += 1 + (singleSegment ? 0 : 1) + DICTIONARY_ID_BYTES[dictionaryIdFlag]
+          + (singleSegment && contentSizeFlag == 0 ? 1 : CONTENT_SIZE_BYTES[contentSizeFlag]);
       boolean last = false;
       while (!last) {
         if (length - at < 3) return true;
