@@ -53,15 +53,7 @@ class StringKernelsOnCpuTest {
       List<VarCharVector> cases = List.of(StringTesting.column(150, 20, 400, rnd, allocator),
           StringTesting.boundaryColumn(new int[] {0, 1, 4, 7, 8, 9, 255, 256, 257, 513, 2048}, rnd, allocator),
           StringTesting.column(0, 10, 10, rnd, allocator), StringTesting.column(33, 30, 100, rnd, allocator));
-      try {
-        for (int i = 0; i < cases.size(); i++) {
-          Path dir = work.resolve("case" + i);
-          write(host, stream, cases.get(i), dir);
-          harness.run(dir, seed);
-        }
-      } finally {
-        cases.forEach(VarCharVector::close);
-      }
+      harness.runCases(cases, (c, dir) -> write(host, stream, c, dir), work, seed);
     }
   }
 

@@ -40,15 +40,7 @@ class SubstringKernelsOnCpuTest {
         RootAllocator allocator = new RootAllocator()) {
       List<VarCharVector> cases = List.of(SubstringTesting.column(120, 600, rnd, allocator),
           SubstringTesting.column(0, 10, rnd, allocator), SubstringTesting.column(33, 100, rnd, allocator));
-      try {
-        for (int i = 0; i < cases.size(); i++) {
-          Path dir = work.resolve("case" + i);
-          write(host, stream, cases.get(i), dir);
-          harness.run(dir, seed);
-        }
-      } finally {
-        cases.forEach(VarCharVector::close);
-      }
+      harness.runCases(cases, (c, dir) -> write(host, stream, c, dir), work, seed);
     }
   }
 

@@ -54,6 +54,28 @@ public final class CpuKernelHarness {
     execute(List.of(binary.toString(), dir.toString()), dir.resolve("log.txt"), "seed " + seed);
   }
 
+  /** Writes one case's files into a folder. */
+  public interface CaseWriter<C> {
+    void write(C c, Path dir) throws Exception;
+  }
+
+  /**
+   * Runs the harness over each of {@code cases}, written by {@code writer} into {@code work/case<i>}; closes the
+   * cases whatever happens.
+   */
+  public <C extends AutoCloseable> void runCases(List<C> cases, CaseWriter<C> writer, Path work, long seed)
+      throws Exception {
+    try {
+      for (int i = 0; i < cases.size(); i++) {
+        Path dir = work.resolve("case" + i);
+        writer.write(cases.get(i), dir);
+        run(dir, seed);
+      }
+    } finally {
+      for (C c : cases) c.close();
+    }
+  }
+
   /** Runs a harness that makes its own cases and prints "ok" when each agrees with its reference. */
   public void runSelfChecking() throws Exception {
     Path log = binary.resolveSibling(binary.getFileName() + ".log");
