@@ -9,6 +9,7 @@
 #include "sparkwarp/parquet_status.cuh"
 #include "sparkwarp/rle_hybrid.cuh"
 #include "sparkwarp/snappy.cuh"
+#include "sparkwarp/snappy_fragments.cuh"
 #include "sparkwarp/varint.cuh"
 #include "sparkwarp/warp.cuh"
 #include "sparkwarp/zstd.cuh"
@@ -146,29 +147,49 @@ __device__ int32_t rebuild_fixed(const uint8_t* pages, int64_t count, int width,
 
 }  // namespace
 
-// One warp per block of the table's blocks that `decode(d, src, dst, ring)` takes (returning its status), the others'
-// statuses left to another launch. Dynamic shared memory: warp_bytes per warp of the block, starting with ring_bytes
-// (the ring of recent output lz_round_warp reads back-references from). One kernel per codec family: each decoder
-// alone keeps its registers (all in one kernel took twice Snappy's, and half its occupancy).
+// The calling warp's warp_bytes of the block's dynamic shared memory.
+__device__ __forceinline__ uint8_t* warp_shared(int32_t warp_bytes) {
+  extern __shared__ uint8_t sw_pq_rings[];
+  return sw_pq_rings + static_cast<int64_t>(threadIdx.x / 32) * warp_bytes;
+}
+
+// One warp per block of the table's blocks that `decode(b, d, src, dst, ring)` takes (returning its status), the
+// others' statuses left to another launch. Dynamic shared memory: warp_bytes per warp of the block, starting with
+// ring_bytes (the ring of recent output lz_round_warp reads back-references from). One kernel per codec family: each
+// decoder alone keeps its registers (all in one kernel took twice Snappy's, and half its occupancy).
 template <typename Decode>
 __device__ __forceinline__ void decompress_blocks(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
                                                   int32_t count, int32_t warp_bytes, int32_t* status, Decode decode) {
-  extern __shared__ uint8_t sw_pq_rings[];
-  uint8_t* ring = sw_pq_rings + static_cast<int64_t>(threadIdx.x / 32) * warp_bytes;
+  uint8_t* ring = warp_shared(warp_bytes);
   for_each_warp_tile(count, [&](int64_t b) {
     const BlockDesc d = blocks[b];
     int32_t err = PQ_OK;
-    if (!decode(d, input + d.source, output + d.target, ring, &err)) return;
+    if (!decode(b, d, input + d.source, output + d.target, ring, &err)) return;
     if (lane_id() == 0) status[b] = err;
   });
 }
 
-// Snappy blocks and uncompressed ones (copied).
+// Whether block b was split into fragments (sw_pq_snappy_split): first_slot (null when nothing was) holds each block's
+// first fragment slot, count + 1 entries.
+__device__ __forceinline__ bool split_block(const int64_t* first_slot, int64_t b) {
+  return first_slot != nullptr && first_slot[b + 1] > first_slot[b];
+}
+
+// Whether block b's fragments decode it (its status after the split, until one fails). One lane reads for the warp:
+// another lane or warp may write the word meanwhile, and the lanes must agree.
+__device__ __forceinline__ bool by_fragments(const int32_t* status, int64_t b) {
+  return __shfl_sync(FULL_WARP, lane_id() == 0 ? status[b] : 0, 0) == SNAPPY_BY_FRAGMENTS;
+}
+
+// Snappy blocks and uncompressed ones (copied), those the fragments decoded only given their final status.
 extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
-                                            int32_t count, int32_t ring_bytes, int32_t* status) {
+                                            int32_t count, int32_t ring_bytes, const int64_t* first_slot,
+                                            int32_t* status) {
   decompress_blocks(input, output, blocks, count, ring_bytes, status,
-                    [&](const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
-                      if (d.codec == SNAPPY) {
+                    [&](int64_t b, const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
+                      if (d.codec == SNAPPY && split_block(first_slot, b) && by_fragments(status, b)) {
+                        *err = PQ_OK;
+                      } else if (d.codec == SNAPPY) {
                         *err = snappy_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes);
                       } else if (d.codec != COPY) {
                         return false;
@@ -181,11 +202,46 @@ extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* outpu
                     });
 }
 
+// The split of Snappy blocks of several fragments (snappy_fragments.cuh), a warp a block: each one's fragment slots
+// from first_slot[b] on get their stream offsets, and its status SNAPPY_BY_FRAGMENTS or SNAPPY_BY_WARP.
+extern "C" __global__ void sw_pq_snappy_split(const uint8_t* input, const BlockDesc* blocks, int32_t count,
+                                              const int64_t* first_slot, int64_t* slot_source, int32_t* status) {
+  for_each_warp_tile(count, [&](int64_t b) {
+    if (!split_block(first_slot, b)) return;
+    const BlockDesc d = blocks[b];
+    const bool split = snappy_split_fragments(input + d.source, d.source_bytes, d.target_bytes,
+                                              slot_source + first_slot[b], first_slot[b + 1] - first_slot[b]);
+    if (lane_id() == 0) status[b] = split ? SNAPPY_BY_FRAGMENTS : SNAPPY_BY_WARP;
+  });
+}
+
+// A warp per fragment slot of the split blocks (slot_count = first_slot[count]); a fragment that fails sends its
+// block to one warp (sw_pq_decompress, launched next). Dynamic shared memory: ring_bytes per warp.
+extern "C" __global__ void sw_pq_snappy_fragments(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
+                                                  int32_t count, const int64_t* first_slot,
+                                                  const int64_t* slot_source, int32_t ring_bytes, int32_t* status) {
+  uint8_t* ring = warp_shared(ring_bytes);
+  for_each_warp_tile(first_slot[count], [&](int64_t s) {
+    int32_t lo = 0, hi = count - 1;  // the block of slot s: the last b with first_slot[b] <= s
+    while (lo < hi) {
+      const int32_t mid = (lo + hi + 1) / 2;
+      if (first_slot[mid] <= s) lo = mid; else hi = mid - 1;
+    }
+    if (!by_fragments(status, lo)) return;  // the split failed, or another fragment did already
+    const BlockDesc d = blocks[lo];
+    const int64_t first = first_slot[lo];
+    const int32_t err = snappy_decode_fragment(input + d.source, d.source_bytes, output + d.target, d.target_bytes,
+                                               slot_source + first, first_slot[lo + 1] - first, s - first, ring,
+                                               ring_bytes);
+    if (err != PQ_OK && lane_id() == 0) status[lo] = SNAPPY_BY_WARP;
+  });
+}
+
 // LZ4_RAW blocks and Hadoop-framed LZ4 ones.
 extern "C" __global__ void sw_pq_decompress_lz4(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
                                                 int32_t count, int32_t ring_bytes, int32_t* status) {
   decompress_blocks(input, output, blocks, count, ring_bytes, status,
-                    [&](const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
+                    [&](int64_t b, const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
                       if (d.codec == LZ4_RAW) {
                         *err = lz4_raw_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes);
                       } else if (d.codec == LZ4_HADOOP) {
@@ -201,7 +257,7 @@ extern "C" __global__ void sw_pq_decompress_lz4(const uint8_t* input, uint8_t* o
 extern "C" __global__ void sw_pq_decompress_zstd(const uint8_t* input, uint8_t* output, const BlockDesc* blocks,
                                                  int32_t count, int32_t ring_bytes, int32_t* status) {
   decompress_blocks(input, output, blocks, count, ring_bytes + ZSTD_WORKSPACE_BYTES, status,
-                    [&](const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
+                    [&](int64_t b, const BlockDesc& d, const uint8_t* src, uint8_t* dst, uint8_t* ring, int32_t* err) {
                       if (d.codec != ZSTD) return false;
                       ZstdWorkspace* w = reinterpret_cast<ZstdWorkspace*>(ring + ring_bytes);
                       *err = zstd_decompress_warp(src, d.source_bytes, dst, d.target_bytes, ring, ring_bytes, w);

@@ -66,9 +66,22 @@ int main(int argc, char** argv) {
   const int32_t block_count = static_cast<int32_t>(blocks->bytes / sizeof(BlockDesc));
   const int32_t page_count = static_cast<int32_t>(table->bytes / sizeof(PageDesc));
 
-  Buffer pages(pages_bytes), block_status(4 * block_count);
+  // fragments.bin: SnappyFragments.firstSlots of the blocks, or nothing where no block splits
+  auto fragments = read(dir + "/fragments.bin");
+  const int64_t* first_slot = fragments->bytes == 0 ? nullptr : fragments->as<int64_t>();
+  Buffer pages(pages_bytes), block_status(4 * block_count), slot_source(first_slot ? 8 * first_slot[block_count] : 0);
+  if (first_slot != nullptr) {
+    launch(1, THREADS, [&] {
+      sw_pq_snappy_split(input->data, blocks->as<BlockDesc>(), block_count, first_slot, slot_source.as<int64_t>(),
+                         block_status.as<int32_t>());
+    });
+    launch(1, THREADS, [&] {
+      sw_pq_snappy_fragments(input->data, pages.data, blocks->as<BlockDesc>(), block_count, first_slot,
+                             slot_source.as<int64_t>(), RING_BYTES, block_status.as<int32_t>());
+    });
+  }
   launch(1, THREADS, [&] {
-    sw_pq_decompress(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES,
+    sw_pq_decompress(input->data, pages.data, blocks->as<BlockDesc>(), block_count, RING_BYTES, first_slot,
                      block_status.as<int32_t>());
   });
   launch(1, THREADS, [&] {
@@ -138,7 +151,10 @@ int main(int argc, char** argv) {
     }
     if (error == 0) compare(*read(dir + "/validity.bin"), validity.data, validity.bytes, "validity");
   }
-  if ((error != 0) != (raised != 0)) {
+  // the device's ZSTD decoder is stricter than libzstd (zstd-jni) on a few damaged frames: it may reject one the host
+  // decoded, never decoding other values (CudaParquetMatchesHostTest.stricterOnDevice)
+  const bool stricter_zstd = error == PQ_BAD_FRAME && !raised;
+  if ((error != 0) != (raised != 0) && !stricter_zstd) {
     fail(std::string("the kernels ") + (error != 0 ? "found an error (" + std::to_string(error) + ")" : "decoded")
          + ", the host " + (raised ? "raised" : "decoded"));
   }

@@ -12,6 +12,8 @@ import io.sparkwarp.kernels.parquet.PageTable;
 import io.sparkwarp.kernels.parquet.ParquetDataException;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.parquet.PhysicalType;
+import io.sparkwarp.kernels.parquet.SnappyFragments;
+import java.util.Arrays;
 import java.util.Set;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -36,6 +38,10 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
   private final CudaBackend backend;
   private final CudaScan scan;
   private final CudaKernel decompress;
+  private final CudaKernel snappySplit;
+  private final CudaKernel snappyFragments;
+  /** Warps of the Snappy kernel resident at once once known: calls with fewer blocks split them (SnappyFragments). */
+  private volatile long snappyWarps;
   private final CudaKernel decompressLz4;
   private final CudaKernel decompressZstd;
   private final CudaKernel prepare;
@@ -49,6 +55,8 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     this.backend = backend;
     this.scan = new CudaScan(backend, module);
     decompress = module.kernel("sw_pq_decompress");
+    snappySplit = module.kernel("sw_pq_snappy_split");
+    snappyFragments = module.kernel("sw_pq_snappy_fragments");
     decompressLz4 = module.kernel("sw_pq_decompress_lz4");
     decompressZstd = module.kernel("sw_pq_decompress_zstd");
     decompressZstd.allowSharedMemory(ZSTD_SHARED);
@@ -65,29 +73,57 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     blocks.checkRanges(input.size(), output.size());
     int count = blocks.count();
     if (count == 0) return;
+    int shared = RING_BYTES * (CudaKernel.BLOCK / 32);
+    long[] firstSlots = SnappyFragments.firstSlots(blocks, snappyWarps(shared));
     long[] words = blocks.words();
-    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * words.length + 4L * count);
-        DeviceBuffer table = backend.allocate(8L * words.length, stream);
+    int tableWords = words.length + (firstSlots == null ? 0 : firstSlots.length);
+    long slots = firstSlots == null ? 0 : firstSlots[count];
+    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * tableWords + 4L * count);
+        DeviceBuffer table = backend.allocate(8L * tableWords, stream);
+        DeviceBuffer slotSource = backend.allocate(8L * slots, stream);
         DeviceBuffer status = backend.allocate(4L * count, stream)) {
-      upload(words, staging, table, stream);
+      long[] tableData = words;
+      if (firstSlots != null) {
+        tableData = Arrays.copyOf(words, tableWords);
+        System.arraycopy(firstSlots, 0, tableData, words.length, firstSlots.length);
+      }
+      upload(tableData, staging, table, stream);
+      CudaStream s = CudaStream.of(stream);
+      long firstSlot = firstSlots == null ? 0 : table.address() + 8L * words.length;
+      if (firstSlots != null) {  // Snappy blocks of several fragments: split, then a warp a fragment
+        snappySplit.launchGridStride(32L * count, s, new KernelArgs().pointer(input).pointer(table).i32(count)
+            .address(firstSlot).pointer(slotSource).pointer(status));
+        snappyFragments.launchGridStride(32L * slots, shared, s, new KernelArgs().pointer(input).pointer(output)
+            .pointer(table).i32(count).address(firstSlot).pointer(slotSource).i32(RING_BYTES).pointer(status));
+      }
       // a kernel per codec family, each decoding its own blocks; the LZ4 and ZSTD ones only for blocks of theirs
+      Set<CompressedBlocks.Codec> codecs = blocks.codecs();
+      if (codecs.contains(CompressedBlocks.Codec.SNAPPY) || codecs.contains(CompressedBlocks.Codec.UNCOMPRESSED)) {
+        decompress.launchGridStride(32L * count, shared, s, new KernelArgs().pointer(input).pointer(output)
+            .pointer(table).i32(count).i32(RING_BYTES).address(firstSlot).pointer(status));
+      }
       KernelArgs args = new KernelArgs().pointer(input).pointer(output).pointer(table).i32(count).i32(RING_BYTES)
           .pointer(status);
-      Set<CompressedBlocks.Codec> codecs = blocks.codecs();
-      boolean lz4 = codecs.contains(CompressedBlocks.Codec.LZ4) || codecs.contains(CompressedBlocks.Codec.LZ4_RAW);
-      boolean others = codecs.contains(CompressedBlocks.Codec.SNAPPY)
-          || codecs.contains(CompressedBlocks.Codec.UNCOMPRESSED);
-      int shared = RING_BYTES * (CudaKernel.BLOCK / 32);
-      if (others) decompress.launchGridStride(32L * count, shared, CudaStream.of(stream), args);
-      if (lz4) decompressLz4.launchGridStride(32L * count, shared, CudaStream.of(stream), args);
-      if (codecs.contains(CompressedBlocks.Codec.ZSTD)) {
-        decompressZstd.launchGridStride(32L * count, ZSTD_SHARED, CudaStream.of(stream), args);
+      if (codecs.contains(CompressedBlocks.Codec.LZ4) || codecs.contains(CompressedBlocks.Codec.LZ4_RAW)) {
+        decompressLz4.launchGridStride(32L * count, shared, s, args);
       }
-      long statusCopy = staging.address() + 8L * words.length;
+      if (codecs.contains(CompressedBlocks.Codec.ZSTD)) {
+        decompressZstd.launchGridStride(32L * count, ZSTD_SHARED, s, args);
+      }
+      long statusCopy = staging.address() + 8L * tableWords;
       backend.copyDeviceToHost(status, 0, statusCopy, 4L * count, stream);
       stream.synchronize();
       check("compressed block", statusCopy, count);
     }
+  }
+
+  /** Warps of the Snappy kernel (blocks of CudaKernel.BLOCK, {@code shared} bytes each) the device runs at once. */
+  private long snappyWarps(int shared) {
+    if (snappyWarps == 0) {
+      snappyWarps = (long) decompress.residentBlocksPerSm(CudaKernel.BLOCK, shared)
+          * backend.context().device().multiprocessors() * (CudaKernel.BLOCK / 32);
+    }
+    return snappyWarps;
   }
 
   @Override

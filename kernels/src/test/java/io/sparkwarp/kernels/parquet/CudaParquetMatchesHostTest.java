@@ -42,6 +42,34 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
     }
   }
 
+  /**
+   * Snappy pages of parquet-mr's 1 MiB (snappy-java's: independent 64 KiB fragments, each decoded by a warp of its
+   * own), and streams whose copies read across fragments or run across their boundaries (which the device finds and
+   * decodes whole), intact and damaged.
+   */
+  @Test
+  void snappyFragmentsMatch() throws IOException {
+    for (int round = 0; round < 6; round++) {
+      ByteArrayOutputStream in = new ByteArrayOutputStream();
+      long out = 0;
+      CompressedBlocks blocks = new CompressedBlocks();
+      for (int b = 0; b < 24; b++) {
+        byte[][] block = b % 2 == 0 ? SnappyStreams.acrossFragments(1 + rnd.nextInt(20), rnd) : null;
+        byte[] raw = block != null ? block[0] : LzInputs.of(rnd.nextInt(LzInputs.KINDS), 1 << 20, rnd);
+        byte[] packed = block != null ? block[1] : Snappy.compress(raw);
+        blocks.add(in.size(), packed.length, out, raw.length, CompressedBlocks.Codec.SNAPPY);
+        in.writeBytes(packed);
+        out += raw.length;
+      }
+      EncodedBlocks c = new EncodedBlocks(in.toByteArray(), out, blocks);
+      if (round >= 3) Corruption.flip(c.input(), rnd);
+      byte[] fromHost = decompressedOrNull(host, c);
+      byte[] fromCuda = decompressedOrNull(cuda, c);
+      assertEquals(fromHost == null, fromCuda == null, "round " + round);
+      if (fromHost != null) assertArrayEquals(fromHost, fromCuda, "round " + round);
+    }
+  }
+
   @Test
   void lz4BlocksMatch() {
     for (int round = 0; round < 4; round++) {

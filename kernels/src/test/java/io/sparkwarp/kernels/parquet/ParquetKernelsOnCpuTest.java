@@ -19,6 +19,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xerial.snappy.Snappy;
 
 /**
  * The Parquet kernels' own code, run on the CPU so that CI checks it: {@code parquet_on_cpu.cpp} compiles
@@ -45,6 +46,13 @@ class ParquetKernelsOnCpuTest {
           writeBlocks(host, stream, compressedBlocks(kind, corrupt), dir);
           harness.run(dir, seed);
         }
+      }
+      // Snappy blocks of several 64 KiB fragments (the device's fragment split): snappy-java's, and streams whose
+      // copies read across fragments, intact and damaged
+      for (boolean corrupt : new boolean[] {false, true}) {
+        Path dir = work.resolve("case" + index++);
+        writeBlocks(host, stream, fragmentedSnappyBlocks(corrupt), dir);
+        harness.run(dir, seed);
       }
       // a column of every type, intact and damaged (each page's codec at random: the emulated LZ4 warps are what
       // this test spends its time on, so the blocks above cover the codecs and these one column each)
@@ -105,11 +113,28 @@ class ParquetKernelsOnCpuTest {
     return new EncodedBlocks(input, out, blocks);
   }
 
+  /** Snappy blocks of 2 or 3 fragments: one from snappy-java, one across fragments (SnappyStreams). */
+  private EncodedBlocks fragmentedSnappyBlocks(boolean corrupt) throws IOException {
+    java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream();
+    CompressedBlocks blocks = new CompressedBlocks();
+    byte[] raw = LzInputs.of(rnd.nextInt(LzInputs.KINDS), 66_000 + rnd.nextInt(40_000), rnd);
+    byte[][] across = SnappyStreams.acrossFragments(2, rnd);
+    byte[] packed = Snappy.compress(raw);
+    blocks.add(0, packed.length, 0, raw.length, CompressedBlocks.Codec.SNAPPY);
+    blocks.add(packed.length, across[1].length, raw.length, across[0].length, CompressedBlocks.Codec.SNAPPY);
+    in.writeBytes(packed);
+    in.writeBytes(across[1]);
+    byte[] input = in.toByteArray();
+    if (corrupt) Corruption.flip(input, rnd);
+    return new EncodedBlocks(input, raw.length + across[0].length, blocks);
+  }
+
   /** A case of blocks and no pages: only the decompression is compared. */
   private static void writeBlocks(HostBackend host, DeviceStream stream, EncodedBlocks c, Path dir) throws IOException {
     Files.createDirectories(dir);
     Files.write(dir.resolve("input.bin"), c.input());
     Files.write(dir.resolve("blocks.bin"), le(c.blocks().words()));
+    Files.write(dir.resolve("fragments.bin"), fragments(c.blocks()));
     Files.write(dir.resolve("table.bin"), new byte[0]);
     boolean raised = false;
     byte[] pages = new byte[0];
@@ -129,6 +154,7 @@ class ParquetKernelsOnCpuTest {
     Files.createDirectories(dir);
     Files.write(dir.resolve("input.bin"), c.input);
     Files.write(dir.resolve("blocks.bin"), le(c.blocks.words()));
+    Files.write(dir.resolve("fragments.bin"), fragments(c.blocks));
     Files.write(dir.resolve("table.bin"), le(c.table.words()));
     boolean raised = false;
     byte[] pages = new byte[0];
@@ -152,6 +178,12 @@ class ParquetKernelsOnCpuTest {
     Files.writeString(dir.resolve("case.txt"), c.pages.length + " " + c.spec.physical().ordinal() + " "
         + c.spec.typeLength() + " " + outWidth + " " + c.table.rowCount() + " " + c.table.dictionaryEntries() + " "
         + (raised ? 1 : 0) + "\n");
+  }
+
+  /** The fragment slots of every Snappy block that has several: the device splits them when its grid has room. */
+  private static byte[] fragments(CompressedBlocks blocks) {
+    long[] first = SnappyFragments.firstSlots(blocks, Long.MAX_VALUE);
+    return first == null ? new byte[0] : le(first);
   }
 
   private static byte[] le(long[] words) {
