@@ -4,6 +4,7 @@ import io.sparkwarp.examples.DemoQueries.DemoQuery;
 import io.sparkwarp.examples.report.BenchmarkResults;
 import io.sparkwarp.examples.report.BenchmarkResults.QueryResult;
 import io.sparkwarp.examples.report.FullScanResults;
+import io.sparkwarp.examples.tpch.TpchTables;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -29,7 +30,8 @@ import org.apache.spark.sql.SparkSession;
  * stored, nothing decompressed or copied twice on the host. Exits 1 when the answers differed, 2 on bad arguments.
  *
  * <p>Arguments, all optional, in order: scale factor (1), data directory (./tpch-data), backend (auto|cuda|host,
- * default auto), repetitions (5), JSON output file.
+ * default auto), repetitions (5), JSON output file, Parquet codec of the tables (snappy; zstd, lz4_raw, gzip and
+ * uncompressed generate a copy of their own).
  */
 public final class FullScanBenchmark {
   /** Every lineitem column read, each by an aggregate the GPU computes; one row out. */
@@ -41,7 +43,7 @@ public final class FullScanBenchmark {
       FROM lineitem""");
 
   static final String USAGE = "usage: FullScanBenchmark [scale-factor=1] [data-dir=./tpch-data]"
-      + " [backend=auto|cuda|host] [repetitions=5] [json-output]";
+      + " [backend=auto|cuda|host] [repetitions=5] [json-output] [codec=snappy|zstd|...]";
   private static final Set<String> BACKENDS = Set.of("auto", "cuda", "host");
 
   private FullScanBenchmark() {}
@@ -49,15 +51,16 @@ public final class FullScanBenchmark {
   /** The command line as {@link TpchBenchmark}'s arguments with the full scan as the one query. */
   public static TpchBenchmark.Args parse(String... argv) {
     try {
-      if (argv.length > 5) throw new IllegalArgumentException("too many arguments");
+      if (argv.length > 6) throw new IllegalArgumentException("too many arguments");
       double scale = argv.length > 0 ? Double.parseDouble(argv[0]) : 1;
       String backend = argv.length > 2 ? argv[2] : "auto";
       int repetitions = argv.length > 3 ? Integer.parseInt(argv[3]) : 5;
-      if (scale <= 0 || repetitions < 1 || !BACKENDS.contains(backend)) {
-        throw new IllegalArgumentException("a positive scale factor and repetitions, and a known backend");
+      String codec = argv.length > 5 ? argv[5] : "snappy";
+      if (scale <= 0 || repetitions < 1 || !BACKENDS.contains(backend) || !TpchTables.CODECS.contains(codec)) {
+        throw new IllegalArgumentException("a positive scale factor and repetitions, a known backend and codec");
       }
       return new TpchBenchmark.Args(scale, Path.of(argv.length > 1 ? argv[1] : "tpch-data"), backend, repetitions,
-          List.of(FULL_SCAN), argv.length > 4 ? Optional.of(Path.of(argv[4])) : Optional.empty());
+          List.of(FULL_SCAN), argv.length > 4 ? Optional.of(Path.of(argv[4])) : Optional.empty(), codec);
     } catch (IllegalArgumentException e) {  // a bad number too
       throw new IllegalArgumentException(USAGE + " (" + e.getMessage() + ")", e);
     }

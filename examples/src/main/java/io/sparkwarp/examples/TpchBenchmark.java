@@ -30,13 +30,13 @@ public final class TpchBenchmark {
 
   /** The parsed command line. */
   public record Args(double scaleFactor, Path dataDir, String backend, int repetitions, List<DemoQuery> queries,
-      Optional<Path> json) {
+      Optional<Path> json, String codec) {
     static final String USAGE = "usage: TpchBenchmark [scale-factor=1] [data-dir=./tpch-data]"
-        + " [backend=auto|cuda|host] [repetitions=3] [queries=all|Q1,Q11,...] [json-output]";
+        + " [backend=auto|cuda|host] [repetitions=3] [queries=all|Q1,Q11,...] [json-output] [codec=snappy|zstd|...]";
     private static final Set<String> BACKENDS = Set.of("auto", "cuda", "host");
 
     public static Args parse(String... args) {
-      if (args.length > 6) throw new IllegalArgumentException(USAGE);
+      if (args.length > 7) throw new IllegalArgumentException(USAGE);
       Args parsed;
       try {
         double scale = args.length > 0 ? Double.parseDouble(args[0]) : 1;
@@ -46,11 +46,12 @@ public final class TpchBenchmark {
             args.length > 2 ? args[2] : "auto",
             args.length > 3 ? Integer.parseInt(args[3]) : 3,
             queries(scale, args.length > 4 ? args[4] : "all"),
-            args.length > 5 ? Optional.of(Path.of(args[5])) : Optional.empty());
+            args.length > 5 ? Optional.of(Path.of(args[5])) : Optional.empty(),
+            args.length > 6 ? args[6] : "snappy");
       } catch (IllegalArgumentException e) {  // a bad number, or no such query
         throw new IllegalArgumentException(USAGE + " (" + e.getMessage() + ")", e);
       }
-      if (parsed.repetitions < 1 || !BACKENDS.contains(parsed.backend)) {
+      if (parsed.repetitions < 1 || !BACKENDS.contains(parsed.backend) || !TpchTables.CODECS.contains(parsed.codec)) {
         throw new IllegalArgumentException(USAGE);
       }
       return parsed;
@@ -69,9 +70,12 @@ public final class TpchBenchmark {
       return chosen;
     }
 
-    /** Where this scale factor's tables live: the demo's layout, so the two share generated data. */
+    /**
+     * Where this scale factor's tables live: the demo's layout, so the two share generated data (codecs other than
+     * Snappy in a folder of their own).
+     */
     public Path tablesDir() {
-      return dataDir.resolve("sf" + scaleFactor);
+      return dataDir.resolve("sf" + scaleFactor + (codec.equals("snappy") ? "" : "-" + codec));
     }
   }
 
@@ -86,9 +90,9 @@ public final class TpchBenchmark {
   /** Prepares the tables, runs every query and prints the table; returns the results. */
   public static BenchmarkResults run(SparkSession spark, Args args, PrintStream out) {
     String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-    boolean generated = TpchTables.writeAndRegister(spark, args.scaleFactor(), args.tablesDir());
-    out.printf("TPC-H SF %s %s %s%n", args.scaleFactor(), generated ? "generated into" : "reused from",
-        args.tablesDir().toAbsolutePath());
+    boolean generated = TpchTables.writeAndRegister(spark, args.scaleFactor(), args.tablesDir(), args.codec());
+    out.printf("TPC-H SF %s (%s) %s %s%n", args.scaleFactor(), args.codec(),
+        generated ? "generated into" : "reused from", args.tablesDir().toAbsolutePath());
     boolean active = PluginStatus.active(spark);
     String device = PluginStatus.device(spark);
     out.printf("plugin %s, device %s; per side %d warm-up, %d timed%n", active ? "active" : "INACTIVE",

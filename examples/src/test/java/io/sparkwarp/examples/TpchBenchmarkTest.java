@@ -126,6 +126,10 @@ class TpchBenchmarkTest {
     assertEquals(22, defaults.queries().size());
     assertTrue(defaults.queries().get(10).sql().contains("* 0.0001"), "Q11's fraction at SF 1");
     assertTrue(TpchBenchmark.Args.parse("10", "d", "cuda", "3", "Q11").queries().get(0).sql().contains("* 0.00001"));
+    // tables of another codec in a folder of their own
+    assertEquals(java.nio.file.Path.of("d", "sf10.0-zstd"),
+        TpchBenchmark.Args.parse("10", "d", "cuda", "3", "Q1", "o.json", "zstd").tablesDir());
+    assertEquals(java.nio.file.Path.of("d", "sf10.0"), FullScanBenchmark.parse("10", "d", "cuda", "3").tablesDir());
     for (String[] bad : new String[][] {{"zero"}, {"0"}, {"1", "d", "gpu"}, {"1", "d", "host", "0"},
         {"1", "d", "host", "1", "Q23"}, {"1", "d", "host", "1", "Q6", "out.json", "extra"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TpchBenchmark.Args.parse(bad));

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
@@ -60,18 +61,28 @@ public final class TpchTables {
     };
   }
 
+  /** Parquet codecs the tables may be written in (Spark's names); Snappy is Spark's default. */
+  public static final Set<String> CODECS = Set.of("snappy", "zstd", "lz4_raw", "gzip", "uncompressed");
+
+  /** {@link #writeAndRegister(SparkSession, double, Path, String)} in Snappy. */
+  public static boolean writeAndRegister(SparkSession spark, double scaleFactor, Path dir) {
+    return writeAndRegister(spark, scaleFactor, dir, "snappy");
+  }
+
   /**
-   * Writes every table under {@code dir/<table>} at {@code scaleFactor}, unless a complete earlier write is there
-   * (each table's {@code _SUCCESS} marker), and registers each as a temporary view named like the table.
+   * Writes every table under {@code dir/<table>} at {@code scaleFactor} in Parquet compressed by {@code codec} (one
+   * of {@link #CODECS}), unless a complete earlier write is there (each table's {@code _SUCCESS} marker), and
+   * registers each as a temporary view named like the table.
    *
    * @return whether data was generated (false: reused)
    */
-  public static boolean writeAndRegister(SparkSession spark, double scaleFactor, Path dir) {
+  public static boolean writeAndRegister(SparkSession spark, double scaleFactor, Path dir, String codec) {
+    if (!CODECS.contains(codec)) throw new IllegalArgumentException("no Parquet codec " + codec + " of " + CODECS);
     boolean generate = !isComplete(dir);
     for (TpchTable<?> table : TpchTable.getTables()) {
       String path = dir.resolve(table.getTableName()).toString();
       if (generate) {
-        generate(spark, table, scaleFactor).write().mode("overwrite").option("compression", "snappy").parquet(path);
+        generate(spark, table, scaleFactor).write().mode("overwrite").option("compression", codec).parquet(path);
       }
       spark.read().parquet(path).createOrReplaceTempView(table.getTableName());
     }
