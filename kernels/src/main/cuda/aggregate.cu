@@ -12,9 +12,11 @@
 // writes Arrow columns and flags overflow. Host twin: io.sparkwarp.kernels.host.HostAggregatePrimitives;
 // orchestration: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives.
 #include <cmath>
-#include <cstddef>
-#include <type_traits>
+#include <cstdint>
 
+#include "sparkwarp/aggregate_parts.cuh"
+#include "sparkwarp/aggregate_spec.cuh"
+#include "sparkwarp/block_accumulators.cuh"
 #include "sparkwarp/grid.cuh"
 #include "sparkwarp/hash_table.cuh"
 #include "sparkwarp/int192.cuh"
@@ -22,243 +24,15 @@
 #include "sparkwarp/warp.cuh"
 
 using namespace sparkwarp;
+using namespace sparkwarp::agg;
+
+// The shared kernel's accumulators (block_accumulators.cuh): dynamic, sized by CudaAggregatePrimitives.
+extern __shared__ unsigned long long shared_acc[];
 
 namespace {
 
-constexpr int MAX_AGGREGATES = 24;  // io.sparkwarp.kernels.aggregate.AggregatePrimitives.MAX_AGGREGATES
-constexpr int MAX_FACTORS = 2;      // io.sparkwarp.kernels.aggregate.Aggregate.MAX_FACTORS
-
-// io.sparkwarp.kernels.aggregate.AggregateOp, by ordinal
-enum AggOp : int32_t { AGG_COUNT_ALL = 0, AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 3, AGG_MAX = 4 };
-// How an input's values are read, and how a result is written (CudaAggregatePrimitives.Layout, by ordinal)
-enum Layout : int32_t { L_NONE, L_BOOL, L_INT8, L_INT16, L_INT32, L_INT64, L_INT128, L_FLOAT, L_DOUBLE };
-constexpr int32_t OPT_NULL_POISONS = 1;
-constexpr int32_t OPT_IDENTITY_WHEN_EMPTY = 2;
-constexpr int32_t OPT_MASK_FALSE = 4;  // rows take part where the mask is false (not null) instead of true
-constexpr uint32_t FLAG_SEEN = 1;
-constexpr uint32_t FLAG_POISONED = 2;
 constexpr int ACC_BLOCK = 256;  // threads a block of sw_agg_accumulate_shared: CudaKernel.BLOCK
 constexpr int ACC_ITEMS = 2;    // rows a thread reads per aggregate before it adds them: loads in flight
-
-// One aggregate, passed by value. Layout twin: io.sparkwarp.kernels.cuda.CudaAggregatePrimitives#specs.
-struct AggSpec {
-  const uint32_t* validity;       // input; nullptr for COUNT_ALL
-  const uint8_t* data;
-  const uint32_t* mask_validity;  // a boolean mask column; nullptr: every row
-  const uint32_t* mask_bits;
-  unsigned long long* acc;        // groups x acc_words accumulators
-  uint32_t* flags;                // a FLAG_ word per group
-  uint32_t* out_validity;
-  uint8_t* out_data;
-  uint32_t* overflow;             // set to 1 when a group overflows or is poisoned
-  uint64_t bound_lo;              // decimal results: 10^precision; 0 for other results
-  uint64_t bound_hi;
-  int32_t op;
-  int32_t input;                  // Layout of the input
-  int32_t result;                 // Layout of the result
-  int32_t options;                // OPT_ bits
-  const uint32_t* factor_validity[MAX_FACTORS];  // a sum of products: the other factors (int64), or nullptr
-  const uint8_t* factor_data[MAX_FACTORS];
-};
-
-struct AggSpecs {
-  AggSpec spec[MAX_AGGREGATES];
-  int32_t count;
-};
-
-// The byte layout CudaAggregatePrimitives#specs writes.
-static_assert(offsetof(AggSpec, mask_bits) == 24 && offsetof(AggSpec, overflow) == 64, "AggSpec pointers");
-static_assert(offsetof(AggSpec, bound_lo) == 72 && offsetof(AggSpec, op) == 88 && offsetof(AggSpec, options) == 100,
-              "AggSpec scalars");
-static_assert(offsetof(AggSpec, factor_validity) == 104 && offsetof(AggSpec, factor_data) == 120, "AggSpec factors");
-static_assert(sizeof(AggSpec) == 136 && offsetof(AggSpecs, count) == MAX_AGGREGATES * 136, "AggSpecs");
-
-__device__ __forceinline__ bool bit_at(const uint32_t* bits, int64_t i) { return (bits[i >> 5] >> (i & 31)) & 1u; }
-
-__host__ __device__ __forceinline__ bool sums_floating(const AggSpec& s) {
-  return s.input == L_FLOAT || s.input == L_DOUBLE;
-}
-
-// 64-bit accumulator words per group: exact sums take three (on the host too: bench/aggregate_accumulate.cu).
-__host__ __device__ __forceinline__ int acc_words(const AggSpec& s) {
-  return s.op == AGG_SUM && !sums_floating(s) ? 3 : 1;
-}
-
-// Doubles as int64 keys whose signed order is Spark's order of the values: NaN (canonical) above +inf; -0.0 sorts
-// just below 0.0, as Double.compare puts it.
-__device__ __forceinline__ int64_t double_key(double d) {
-  if (isnan(d)) d = __longlong_as_double(0x7ff8000000000000ll);
-  const int64_t b = __double_as_longlong(d);
-  return b >= 0 ? b : b ^ 0x7fffffffffffffffll;
-}
-
-__device__ __forceinline__ double key_double(int64_t k) {
-  return __longlong_as_double(k >= 0 ? k : k ^ 0x7fffffffffffffffll);
-}
-
-__device__ __forceinline__ int64_t read_int(int32_t layout, const uint8_t* data, int64_t row) {
-  switch (layout) {
-    case L_BOOL: return bit_at(reinterpret_cast<const uint32_t*>(data), row);
-    case L_INT8: return reinterpret_cast<const int8_t*>(data)[row];
-    case L_INT16: return reinterpret_cast<const int16_t*>(data)[row];
-    case L_INT32: return reinterpret_cast<const int32_t*>(data)[row];
-    default: return reinterpret_cast<const int64_t*>(data)[row];
-  }
-}
-
-__device__ __forceinline__ double read_double(int32_t layout, const uint8_t* data, int64_t row) {
-  return layout == L_FLOAT ? static_cast<double>(reinterpret_cast<const float*>(data)[row])
-                           : reinterpret_cast<const double*>(data)[row];
-}
-
-// An aggregate's operation, input layout and number of factors as compile-time constants: with_kind calls the
-// instantiation of an AggSpec's kind, so that the code run for a row decides nothing about what it computes.
-template <int32_t OP, int32_t INPUT, int FACTORS>
-struct Kind {
-  __device__ static constexpr int32_t op() { return OP; }
-  __device__ static constexpr int32_t input() { return INPUT; }
-  __device__ static constexpr int factors() { return FACTORS; }
-  __device__ static constexpr bool floating() { return INPUT == L_FLOAT || INPUT == L_DOUBLE; }
-};
-
-// Calls f(Kind<...>{}) for the kind of s. A sum of products reads decimals, whose layout is INT64 (Aggregate#check).
-template <typename F>
-__device__ __forceinline__ void with_kind(const AggSpec& s, F f) {
-  auto by_layout = [&](auto op) {
-    constexpr int32_t OP = decltype(op)::value;
-    switch (s.input) {
-      case L_BOOL: return f(Kind<OP, L_BOOL, 0>{});
-      case L_INT8: return f(Kind<OP, L_INT8, 0>{});
-      case L_INT16: return f(Kind<OP, L_INT16, 0>{});
-      case L_INT32: return f(Kind<OP, L_INT32, 0>{});
-      case L_INT128: return f(Kind<OP, L_INT128, 0>{});
-      case L_FLOAT: return f(Kind<OP, L_FLOAT, 0>{});
-      case L_DOUBLE: return f(Kind<OP, L_DOUBLE, 0>{});
-      default: return f(Kind<OP, L_INT64, 0>{});
-    }
-  };
-  switch (s.op) {
-    case AGG_COUNT_ALL: return f(Kind<AGG_COUNT_ALL, L_NONE, 0>{});
-    case AGG_COUNT: return f(Kind<AGG_COUNT, L_NONE, 0>{});
-    case AGG_SUM:
-      if (s.factor_data[1] != nullptr) return f(Kind<AGG_SUM, L_INT64, 2>{});
-      if (s.factor_data[0] != nullptr) return f(Kind<AGG_SUM, L_INT64, 1>{});
-      return by_layout(std::integral_constant<int32_t, AGG_SUM>{});
-    case AGG_MIN: return by_layout(std::integral_constant<int32_t, AGG_MIN>{});
-    default: return by_layout(std::integral_constant<int32_t, AGG_MAX>{});
-  }
-}
-
-// What one row, or a set of rows, adds to one group's accumulator of one aggregate.
-struct Part {
-  unsigned long long count;
-  Int192 sum;
-  double fsum;
-  int64_t best;
-  uint32_t flags;
-};
-
-__device__ __forceinline__ Part identity_of(int32_t op) {
-  return {0, int192_zero(), 0.0, op == AGG_MIN ? INT64_MAX : INT64_MIN, 0};
-}
-
-__device__ __forceinline__ Part identity(const AggSpec& s) { return identity_of(s.op); }
-
-// What a row adds to its group's accumulator of an aggregate of kind K. Every load comes first, none behind a branch
-// on what another one read (booleans combined with &, not &&), and the part is selected from them: the loads of a
-// row, and of the rows a thread holds at once, are in flight together.
-template <class K>
-__device__ __forceinline__ Part part_of(const AggSpec& s, int64_t row) {
-  const bool mask_false = (s.options & OPT_MASK_FALSE) != 0;
-  const bool in_mask =
-      s.mask_bits == nullptr || (bit_at(s.mask_validity, row) & (bit_at(s.mask_bits, row) != mask_false));
-  const Part none = identity_of(K::op());
-  Part p = none;
-  if constexpr (K::op() == AGG_COUNT_ALL) {
-    p.count = in_mask;
-  } else {
-    bool valid = bit_at(s.validity, row);
-    int64_t factor[MAX_FACTORS] = {0, 0};
-#pragma unroll
-    for (int f = 0; f < K::factors(); f++) {
-      valid &= bit_at(s.factor_validity[f], row);
-      factor[f] = reinterpret_cast<const int64_t*>(s.factor_data[f])[row];
-    }
-    if constexpr (K::op() == AGG_SUM && K::floating()) {
-      p.fsum = read_double(K::input(), s.data, row);
-    } else if constexpr (K::op() == AGG_SUM && K::factors() > 0) {
-      p.sum = int192_product(read_int(K::input(), s.data, row), factor[0], K::factors() > 1 ? &factor[1] : nullptr);
-    } else if constexpr (K::op() == AGG_SUM && K::input() == L_INT128) {
-      const uint64_t* v = reinterpret_cast<const uint64_t*>(s.data) + 2 * row;
-      p.sum = int192_from128(v[0], static_cast<int64_t>(v[1]));
-    } else if constexpr (K::op() == AGG_SUM) {
-      p.sum = int192_from64(read_int(K::input(), s.data, row));
-    } else if constexpr (K::op() == AGG_MIN || K::op() == AGG_MAX) {
-      p.best = K::floating() ? double_key(read_double(K::input(), s.data, row)) : read_int(K::input(), s.data, row);
-    }
-    const bool take = in_mask & valid;
-    p.count = take;
-    p.flags = take ? FLAG_SEEN : in_mask && (s.options & OPT_NULL_POISONS) ? FLAG_POISONED : 0;
-#pragma unroll
-    for (int i = 0; i < 3; i++) p.sum.w[i] = take ? p.sum.w[i] : 0;
-    p.fsum = take ? p.fsum : 0.0;
-    p.best = take ? p.best : none.best;
-  }
-  return p;
-}
-
-// Two parts of one group and aggregate as one (merging a block's copies of an accumulator).
-__device__ __forceinline__ Part merge(const AggSpec& s, Part a, const Part& b) {
-  a.count += b.count;
-  a.sum = int192_add(a.sum, b.sum);
-  a.fsum += b.fsum;
-  a.best = s.op == AGG_MIN ? min(a.best, b.best) : max(a.best, b.best);
-  a.flags |= b.flags;
-  return a;
-}
-
-// Adds a part to group g's accumulator of an aggregate of kind K (shared or global memory: the same atomics serve
-// both).
-template <class K>
-__device__ __forceinline__ void apply(unsigned long long* acc, uint32_t* flags, int64_t g, const Part& p) {
-  if constexpr (K::op() == AGG_COUNT_ALL || K::op() == AGG_COUNT) {
-    if (p.count != 0) atomicAdd(acc + g, p.count);
-  } else if constexpr (K::op() == AGG_SUM && K::floating()) {
-    if (p.flags & FLAG_SEEN) atomicAdd(reinterpret_cast<double*>(acc) + g, p.fsum);
-  } else if constexpr (K::op() == AGG_SUM) {
-    if (p.flags & FLAG_SEEN) atomic_add192(acc + 3 * g, p.sum);
-  } else if constexpr (K::op() == AGG_MIN) {
-    if (p.flags & FLAG_SEEN) atomicMin(reinterpret_cast<long long*>(acc) + g, p.best);
-  } else {
-    if (p.flags & FLAG_SEEN) atomicMax(reinterpret_cast<long long*>(acc) + g, p.best);
-  }
-  // read first: once a group's flags are set, its later rows cost no atomic
-  if (p.flags != 0 && (flags[g] & p.flags) != p.flags) atomicOr(flags + g, p.flags);
-}
-
-__device__ __forceinline__ void init_acc(const AggSpec& s, unsigned long long* acc, uint32_t* flags, int64_t g) {
-  const unsigned long long v = s.op == AGG_MIN ? static_cast<unsigned long long>(INT64_MAX)
-                               : s.op == AGG_MAX ? static_cast<unsigned long long>(INT64_MIN) : 0ull;
-  for (int i = 0; i < acc_words(s); i++) acc[acc_words(s) * g + i] = v;
-  flags[g] = 0;
-}
-
-// The part an accumulator holds (to flush a block's shared accumulators into the global ones).
-__device__ __forceinline__ Part held(const AggSpec& s, const unsigned long long* acc, const uint32_t* flags,
-                                     int64_t g) {
-  Part p = identity(s);
-  p.flags = flags[g];
-  if (s.op == AGG_SUM && !sums_floating(s)) {
-    p.sum = {{acc[3 * g], acc[3 * g + 1], acc[3 * g + 2]}};
-  } else if (s.op == AGG_SUM) {
-    p.fsum = reinterpret_cast<const double*>(acc)[g];
-  } else if (s.op == AGG_MIN || s.op == AGG_MAX) {
-    p.best = static_cast<int64_t>(acc[g]);
-  } else {
-    p.count = acc[g];
-  }
-  return p;
-}
 
 __device__ __forceinline__ int64_t group_of(const int32_t* slot_of_row, const int32_t* group_of_slot, int64_t row) {
   return group_of_slot == nullptr ? 0 : group_of_slot[slot_of_row[row]];
@@ -366,22 +140,7 @@ extern "C" __global__ void sw_agg_accumulate(AggSpecs specs, int64_t n, const in
 extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
     sw_agg_accumulate_shared(AggSpecs specs, int64_t n, const int32_t* slot_of_row, const int32_t* group_of_slot,
                              int64_t groups, int32_t copies) {
-  extern __shared__ unsigned long long shared_acc[];
-  // this block's accumulators: aggregate k's at word offset acc_at(k), its flags after all of them
-  const int64_t slots = groups * copies;
-  int64_t words = 0;
-  for (int k = 0; k < specs.count; k++) words += slots * acc_words(specs.spec[k]);
-  uint32_t* shared_flags = reinterpret_cast<uint32_t*>(shared_acc + words);
-  auto acc_at = [&](int k) {
-    int64_t at = 0;
-    for (int j = 0; j < k; j++) at += slots * acc_words(specs.spec[j]);
-    return shared_acc + at;
-  };
-  for (int64_t i = threadIdx.x; i < slots * specs.count; i += blockDim.x) {
-    const int k = static_cast<int>(i / slots);
-    init_acc(specs.spec[k], acc_at(k), shared_flags + k * slots, i % slots);
-  }
-  __syncthreads();
+  const BlockAccumulators block = BlockAccumulators::start(specs, shared_acc, groups, copies);
   // tiles of ACC_ITEMS rows a thread, each of the ACC_ITEMS reads coalesced over the block
   const int64_t tile = static_cast<int64_t>(blockDim.x) * ACC_ITEMS;
   const int copy = lane_id() & (copies - 1);
@@ -398,10 +157,10 @@ extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
     for (int j = 0; j < ACC_ITEMS; j++) {
       slot[j] = row[j] >= n ? -1 : (group_of_slot == nullptr ? 0 : group_of_slot[slot[j]]) * copies + copy;
     }
-    unsigned long long* acc = shared_acc;
+    unsigned long long* acc = block.words;
     for (int k = 0; k < specs.count; k++) {
       const AggSpec& s = specs.spec[k];
-      uint32_t* flags = shared_flags + k * slots;
+      uint32_t* flags = block.flags(k);
       with_kind(s, [&](auto kind) {
         using K = decltype(kind);
         Part p[ACC_ITEMS];
@@ -414,18 +173,10 @@ extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
           if (slot[j] >= 0) apply<K>(acc, flags, slot[j], p[j]);
         }
       });
-      acc += slots * acc_words(s);  // the next aggregate's: acc_at(k + 1)
+      acc += block.slots() * acc_words(s);  // the next aggregate's: block.acc(specs, k + 1)
     }
   });
-  __syncthreads();
-  for (int64_t i = threadIdx.x; i < groups * specs.count; i += blockDim.x) {
-    const int k = static_cast<int>(i / groups);
-    const int64_t g = i % groups;
-    const AggSpec& s = specs.spec[k];
-    Part p = identity(s);
-    for (int c = 0; c < copies; c++) p = merge(s, p, held(s, acc_at(k), shared_flags + k * slots, g * copies + c));
-    if (p.count != 0 || p.flags != 0) with_kind(s, [&](auto kind) { apply<decltype(kind)>(s.acc, s.flags, g, p); });
-  }
+  block.flush(specs);
 }
 
 // Writes every aggregate's result column for every group: values, validity (a ballot per 32 groups), and the

@@ -23,7 +23,7 @@ import java.util.Set;
  */
 public record Aggregate(AggregateOp op, int input, List<Integer> factors, DeviceType resultType, int mask,
     boolean maskValue, boolean nullPoisons, boolean emptyIsIdentity) {
-  /** Most factors a sum of products takes besides its input (aggregate.cu MAX_FACTORS). */
+  /** Most factors a sum of products takes besides its input (aggregate_spec.cuh MAX_FACTORS). */
   public static final int MAX_FACTORS = 2;
 
   private static final Set<Kind> INTEGRAL = EnumSet.of(Kind.BYTE, Kind.SHORT, Kind.INT, Kind.LONG);

@@ -1,6 +1,6 @@
 package io.sparkwarp.kernels.aggregate;
 
-/** What one aggregate computes over its group's rows (aggregate.cu AggOp: the same numbering). */
+/** What one aggregate computes over its group's rows (aggregate_spec.cuh AggOp: the same numbering). */
 public enum AggregateOp {
   /** Rows of the group, count(*): LONG, never null. */
   COUNT_ALL,

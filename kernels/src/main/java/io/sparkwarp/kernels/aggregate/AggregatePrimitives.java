@@ -15,7 +15,7 @@ import java.util.List;
 public interface AggregatePrimitives {
   /** Most key columns one aggregation takes (the hash table's keys, join_keys.cuh). */
   int MAX_KEYS = 8;
-  /** Most aggregates one aggregation computes (aggregate.cu MAX_AGGREGATES). */
+  /** Most aggregates one aggregation computes (aggregate_spec.cuh MAX_AGGREGATES). */
   int MAX_AGGREGATES = 24;
 
   /**

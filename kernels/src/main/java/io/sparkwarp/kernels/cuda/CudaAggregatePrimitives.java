@@ -31,11 +31,11 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   private static final int MAX_COPIES = 32;
   /** Dynamic shared memory a block may use without opting in. */
   private static final int SHARED_LIMIT = 48 * 1024;
-  /** Bytes of aggregate.cu's AggSpec and of AggSpecs. */
+  /** Bytes of aggregate_spec.cuh's AggSpec and of AggSpecs. */
   private static final int SPEC_BYTES = 136;
   private static final int SPECS_BYTES = MAX_AGGREGATES * SPEC_BYTES + 8;
 
-  /** How aggregate.cu reads an input and writes a result (its Layout enum, by ordinal). */
+  /** How aggregate_spec.cuh reads an input and writes a result (its Layout enum, by ordinal). */
   private enum Layout { NONE, BOOL, INT8, INT16, INT32, INT64, INT128, FLOAT, DOUBLE }
 
   private final CudaBackend backend;
@@ -276,7 +276,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     };
   }
 
-  /** aggregate.cu's AggSpecs, by value. */
+  /** aggregate_spec.cuh's AggSpecs, by value. */
   private static byte[] specs(List<DeviceColumn> inputs, List<Aggregate> aggregates, List<DeviceColumn> outputs,
       DeviceBuffer state, long[] accAt, long flagsAt, long overflowAt, long groups) {
     ByteBuffer b = ByteBuffer.allocate(SPECS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
