@@ -130,18 +130,7 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33})
   void fewGroupsMatchTheHost(int groups) {
-    for (int n : new int[] {33, 1000, 100_003}) {
-      List<FieldVector> vectors = new ArrayList<>();
-      try {
-        List<FieldVector> keys = List.of(intKeys(n, groups));
-        vectors.addAll(keys);
-        List<FieldVector> inputs = inputs(n);
-        vectors.addAll(inputs);
-        assertAggregatesMatch(groups + " groups n=" + n, keys, inputs);
-      } finally {
-        Closeables.closeAll(vectors);
-      }
-    }
+    for (int n : new int[] {33, 1000, 100_003}) assertGroupsMatch(groups, n);
   }
 
   /**
@@ -152,7 +141,11 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 2, 3, 4})
   void registerGroupsOverManyChunksMatchTheHost(int groups) {
-    int n = 3_000_017;
+    assertGroupsMatch(groups, 3_000_017);
+  }
+
+  /** Every aggregate over {@code n} rows of fresh inputs keyed into {@code groups} groups (0: no keys). */
+  private void assertGroupsMatch(int groups, int n) {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       List<FieldVector> keys = groups == 0 ? List.of() : List.of(intKeys(n, groups));
