@@ -230,13 +230,13 @@ __device__ __forceinline__ void accumulate_in_registers(const AggSpecs& specs, i
         uint64_t queue = queued;
         // a 192-bit sum of 4 groups or more takes the registers of a second row's part (spilled otherwise)
         constexpr int ITEMS = G >= 4 && K::op() == AGG_SUM && !K::floating() && !K::narrow_sum() ? 1 : ACC_ITEMS;
+        const int64_t stride = blockDim.x;
+        int64_t row = first;  // of the step's first item
 #pragma unroll 1  // unrolled, the chunk's rows spill registers
-        for (int j0 = 0; j0 < REGISTER_ROWS; j0 += ITEMS) {
+        for (int j0 = 0; j0 < REGISTER_ROWS; j0 += ITEMS, row += ITEMS * stride) {
           Part p[ITEMS];
 #pragma unroll
-          for (int j = 0; j < ITEMS; j++) {
-            p[j] = part_of<K>(s, min(first + (j0 + j) * static_cast<int64_t>(blockDim.x), n - 1));
-          }
+          for (int j = 0; j < ITEMS; j++) p[j] = part_of<K>(s, min(row + j * stride, n - 1));
 #pragma unroll
           for (int j = 0; j < ITEMS; j++) {
             registers.add(static_cast<uint32_t>(queue & NO_GROUP), p[j]);
