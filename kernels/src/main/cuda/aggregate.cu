@@ -38,12 +38,12 @@ namespace {
 constexpr int ACC_BLOCK = 256;  // threads a block of the few-groups kernels: CudaKernel.BLOCK
 constexpr int ACC_ITEMS = 2;    // rows a thread reads per aggregate before it adds them: loads in flight
 // sw_agg_accumulate_registers: rows a thread adds to its registers of an aggregate before the warp merges them
-// (4096-row chunks a block), and the most groups it takes (CudaAggregatePrimitives.MAX_REGISTER_GROUPS)
+// (4096-row chunks a block), and its registers: the most groups it takes (CudaAggregatePrimitives)
 constexpr int REGISTER_ROWS = 16;
 constexpr int MAX_REGISTER_GROUPS = 4;
 constexpr uint32_t QUEUE_BITS = 4;  // a row's group in a thread's queue of them
 constexpr uint32_t NO_GROUP = 15;   // a row past the end: added to no register
-static_assert(REGISTER_ROWS * QUEUE_BITS == 64 && MAX_REGISTER_GROUPS <= NO_GROUP, "a chunk's groups in a word");
+static_assert(REGISTER_ROWS * QUEUE_BITS == 64, "a chunk's groups of a thread's rows in a word");
 
 __device__ __forceinline__ int64_t group_of(const int32_t* slot_of_row, const int32_t* group_of_slot, int64_t row) {
   return group_of_slot == nullptr ? 0 : group_of_slot[slot_of_row[row]];
@@ -190,21 +190,21 @@ extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
   block.flush(specs);
 }
 
-// sw_agg_accumulate_shared for at most G groups (a power of two up to MAX_REGISTER_GROUPS), aggregate-major into
-// registers: a block takes chunks of REGISTER_ROWS rows a thread (row first + j x blockDim.x for thread first, so
-// every read coalesces) and queues the chunk's groups of its rows in a 64-bit word; then, aggregate by aggregate, it
-// reads the column for its rows and adds each row's part into one of G register accumulators (group_registers.cuh:
-// predicated adds, no atomic), and once per chunk and aggregate the warp merges its registers by shuffles and G
-// lanes add the warp's totals to the block's one copy of the accumulators in shared memory (block_accumulators.cuh)
-// with shared atomics, which the block adds to the global ones at its end. Rows past the end are read as the last
-// row and added to no group (NO_GROUP), so a row's code has no branch. Against sw_agg_accumulate_shared a row and
-// aggregate costs no shared atomic (a 64-bit shared add is a compare-and-swap loop on Hopper) and no flag-word
-// read; the warp merge costs 12 shuffles a 64-bit word at 4 groups, spread over a chunk's 16 rows a thread. A
-// chunk's columns stay small enough (32 KB a column and block) to be read again from cache by the next aggregate.
+// sw_agg_accumulate_shared for at most G groups (a power of two), aggregate-major into registers: a block takes
+// chunks of REGISTER_ROWS rows a thread (row first + j x blockDim.x for thread first, so every read coalesces) and
+// queues the chunk's groups of its rows in a 64-bit word; then, aggregate by aggregate, it reads the column for its
+// rows and adds each row's part into one of G register accumulators (group_registers.cuh: adds selected by the
+// group number, no atomic), and once per chunk and aggregate the warp merges its registers by shuffles and G lanes
+// add the warp's totals to the block's one copy of the accumulators in shared memory (block_accumulators.cuh) with
+// shared atomics, which the block adds to the global ones at its end. Rows past the end are read as the last row
+// and added to no group (NO_GROUP). Against sw_agg_accumulate_shared a row and aggregate costs no shared atomic (a
+// 64-bit shared add is a compare-and-swap loop on Hopper) and no flag-word read; the warp merge costs 12 shuffles a
+// 64-bit word at 4 groups, spread over a chunk's 16 rows a thread. A chunk's columns stay small enough (32 KB a
+// column and block) to be read again from cache by the next aggregate.
 template <int G>
 __device__ __forceinline__ void accumulate_in_registers(const AggSpecs& specs, int64_t n, const int32_t* slot_of_row,
                                                         const int32_t* group_of_slot, int64_t groups) {
-  static_assert(G <= MAX_REGISTER_GROUPS, "CudaAggregatePrimitives picks G up to MAX_REGISTER_GROUPS");
+  static_assert(G < NO_GROUP, "a group number beside NO_GROUP in QUEUE_BITS");
   BlockAccumulators::start(specs, shared_acc, groups, 1);
   const int64_t chunk = static_cast<int64_t>(blockDim.x) * REGISTER_ROWS;
   for_each_block_tile((n + chunk - 1) / chunk, [&](int64_t t) {
@@ -255,22 +255,16 @@ __device__ __forceinline__ void accumulate_in_registers(const AggSpecs& specs, i
   BlockAccumulators::at(specs, shared_acc, groups, 1).flush(specs);
 }
 
-// The entries of accumulate_in_registers, by the register groups G (CudaAggregatePrimitives#launchAccumulate): 1
-// for a global aggregate or one group, 4 for 2 to 4 (an idle register costs a predicated add a row). Another G is
-// an entry more here and in the Java list, but the emulated kernels (aggregate_on_cpu.cpp, under the sanitizers)
-// take about 6 s more to compile a G; G = 8 also needed 128 registers a thread (2 blocks an SM). 4 blocks an SM, 64
-// registers a thread. The specs stay in parameter memory (__grid_constant__): a kernel that took their address
-// otherwise copied all 3 KB of them to local memory.
+// accumulate_in_registers for up to 4 groups and for a global aggregate (whose rows all take register 0, so the
+// other three cost a uniform branch a row). 4 blocks an SM, 64 registers a thread. Each further G would be an entry
+// more here and in CudaAggregatePrimitives, and about 7 s more of CI to compile the emulated kernels
+// (aggregate_on_cpu.cpp, under the sanitizers); G = 8 also needed 128 registers a thread (2 blocks an SM). The
+// specs stay in parameter memory (__grid_constant__): a kernel that took their address otherwise copied all 3 KB of
+// them to local memory.
 extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
-    sw_agg_accumulate_registers1(const __grid_constant__ AggSpecs specs, int64_t n, const int32_t* slot_of_row,
-                                 const int32_t* group_of_slot, int64_t groups) {
-  accumulate_in_registers<1>(specs, n, slot_of_row, group_of_slot, groups);
-}
-
-extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
-    sw_agg_accumulate_registers4(const __grid_constant__ AggSpecs specs, int64_t n, const int32_t* slot_of_row,
-                                 const int32_t* group_of_slot, int64_t groups) {
-  accumulate_in_registers<4>(specs, n, slot_of_row, group_of_slot, groups);
+    sw_agg_accumulate_registers(const __grid_constant__ AggSpecs specs, int64_t n, const int32_t* slot_of_row,
+                                const int32_t* group_of_slot, int64_t groups) {
+  accumulate_in_registers<MAX_REGISTER_GROUPS>(specs, n, slot_of_row, group_of_slot, groups);
 }
 
 // Writes every aggregate's result column for every group: values, validity (a ballot per 32 groups), and the

@@ -2,7 +2,7 @@
 // given directly (slot_of_row = the group, group_of_slot the identity, as the group table would leave them), against
 // a plain read of the same bytes; then each kernel's accumulators are checked against a reference on the host. The
 // kernels: sw_agg_accumulate_shared (copies of the accumulators in shared memory, shared atomics; where they fit)
-// and sw_agg_accumulate_registers1 / 4 (registers per group; up to 4 groups), launched as CudaAggregatePrimitives
+// and sw_agg_accumulate_registers (a register per group; up to 4 groups), launched as CudaAggregatePrimitives
 // launches them. Two shapes: 0, AggregateBenchmark's (long, double): count(*), sum(long), sum(double),
 // min(double), max(long), 5 % nulls; 1, TPC-H Q1's (quantity, price, discount, tax as unscaled decimal(12, 2)):
 // sum(quantity), sum(price), sum(price x discount), sum(price x discount x tax), sum and count of quantity, price and
@@ -169,10 +169,9 @@ int main(int argc, char** argv) {
   }
   if (groups <= 4) {
     const int shared = static_cast<int>(per_group * groups);
-    const auto kernel = groups == 1 ? sw_agg_accumulate_registers1 : sw_agg_accumulate_registers4;
-    const int blocks = resident(reinterpret_cast<const void*>(kernel), shared, (n + 4095) / 4096);
-    paths.push_back({groups == 1 ? "registers (1)" : "registers (4)", shared, blocks, [&, kernel, shared, blocks] {
-      kernel<<<blocks, 256, shared>>>(specs, n, slot_of_row, group_of_slot, groups);
+    const int blocks = resident(reinterpret_cast<const void*>(sw_agg_accumulate_registers), shared, (n + 4095) / 4096);
+    paths.push_back({"registers", shared, blocks, [&, shared, blocks] {
+      sw_agg_accumulate_registers<<<blocks, 256, shared>>>(specs, n, slot_of_row, group_of_slot, groups);
     }});
   }
   if (paths.empty()) {

@@ -29,7 +29,7 @@ import java.util.List;
 final class CudaAggregatePrimitives implements AggregatePrimitives {
   /** Most copies of its accumulators a block keeps in shared memory: one per lane (aggregate.cu). */
   private static final int MAX_COPIES = 32;
-  /** Most groups the accumulation in registers takes (aggregate.cu MAX_REGISTER_GROUPS). */
+  /** Most groups the accumulation in registers takes, a global aggregate's one among them (aggregate.cu). */
   private static final int MAX_REGISTER_GROUPS = 4;
   /** Rows a block of the accumulation in registers takes at a time (aggregate.cu: REGISTER_ROWS a thread). */
   private static final int REGISTER_CHUNK_ROWS = 16 * CudaKernel.BLOCK;
@@ -52,9 +52,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   private final CudaKernel init;
   private final CudaKernel accumulate;
   private final CudaKernel accumulateShared;
-  /** Accumulation in one register a group (one group), and in four (two to four groups). */
-  private final CudaKernel accumulateRegisters1;
-  private final CudaKernel accumulateRegisters4;
+  private final CudaKernel accumulateRegisters;
   private final CudaKernel finalize;
   private final CudaKernel mean;
 
@@ -69,8 +67,7 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     init = module.kernel("sw_agg_init");
     accumulate = module.kernel("sw_agg_accumulate");
     accumulateShared = module.kernel("sw_agg_accumulate_shared");
-    accumulateRegisters1 = module.kernel("sw_agg_accumulate_registers1");
-    accumulateRegisters4 = module.kernel("sw_agg_accumulate_registers4");
+    accumulateRegisters = module.kernel("sw_agg_accumulate_registers");
     finalize = module.kernel("sw_agg_finalize");
     mean = module.kernel("sw_agg_mean");
   }
@@ -251,9 +248,8 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
       args.pointer(groups.slotOfRow).pointer(groups.groupOfSlot);
     }
     if (groups.count <= MAX_REGISTER_GROUPS) {
-      CudaKernel kernel = groups.count == 1 ? accumulateRegisters1 : accumulateRegisters4;
-      launchResident(kernel, (int) bytesPerCopy, (rows + REGISTER_CHUNK_ROWS - 1L) / REGISTER_CHUNK_ROWS, s,
-          args.i64(groups.count));
+      long chunks = (rows + REGISTER_CHUNK_ROWS - 1L) / REGISTER_CHUNK_ROWS;
+      launchResident(accumulateRegisters, (int) bytesPerCopy, chunks, s, args.i64(groups.count));
       return;
     }
     if (bytesPerCopy > SHARED_LIMIT) {

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
  * aggregate.cu}'s group table, the accumulation kernels (global atomics, and shared memory with 1 to 32 copies of
  * the accumulators over several blocks), finalisation (sums, sums of products, extremes, counts, 5 and 32 groups
  * with a null key group) and the mean kernel against a reference over __int128; and the accumulation in registers
- * (1 and 4 registers, 1 to 4 groups and a global aggregate, no rows, one row and partial chunks over two blocks)
- * for every aggregate kind over inputs of every layout, with nulls, masks, NaN, infinities and zeros of both signs,
- * its accumulators and flags against a reference. Not speed, nor the GPU's memory model.
+ * (1 to 4 groups and a global aggregate; no rows, one row, and partial chunks over two blocks) for every aggregate
+ * kind over inputs of every layout, with nulls, masks, NaN, infinities and zeros of both signs, its accumulators and
+ * flags against a reference. Not speed, nor the GPU's memory model.
  */
 class AggregateKernelsOnCpuTest {
   @TempDir
