@@ -1,10 +1,10 @@
 // A thread's accumulators of G groups (a power of two, at most 32) of one aggregate of kind K in registers, for
-// few groups: add(group, part) merges a row's part into the register of its group, predicated adds selected by
-// the group number, no atomics and no shared memory; merge_warp then combines the warp's 32 threads' registers so
-// that lane l holds the warp's total of group reversed(l) (l < G). The merge is a reduce-scatter: a step per bit of
-// G halves the groups a lane holds (it keeps one half and sends the other to its partner), then the remaining
-// steps add one group over the lanes: per 64-bit word 2 x (G - 1) + 2 x (5 - log2 G) shuffles, against 10 x G for
-// a shuffle tree per group (12 against 40 at 4 groups, 18 against 80 at 8).
+// few groups: add(group, part) merges a row's part into the register of its group, G predicated adds selected by
+// the bits of a one-hot word, no atomics and no shared memory; merge_warp then combines the warp's 32 threads'
+// registers so that lane l holds the warp's total of group reversed(l) (l < G). The merge is a reduce-scatter: a
+// step per bit of G halves the groups a lane holds (it keeps one half and sends the other to its partner), then the
+// remaining steps add one group over the lanes: per 64-bit word 2 x (G - 1) + 2 x (5 - log2 G) shuffles, against
+// 10 x G for a shuffle tree per group (12 against 40 at 4 groups, 18 against 80 at 8).
 //
 // Exact sums of values of at most 64 bits (Kind::narrow_sum) add 128 bits only: fewer than 2^63 rows fit them,
 // and total() restores the top word from the sign of the middle one.
@@ -29,11 +29,12 @@ struct GroupRegisters {
     for (int g = 0; g < G; g++) part[g] = identity_of(K::op());
   }
 
-  // Merges p into group `group`'s register: none where group >= G.
+  // Merges p into group `group`'s register: none where group >= G (below 32).
   __device__ __forceinline__ void add(uint32_t group, const Part& p) {
+    const uint32_t hit = one_hot(group);
 #pragma unroll
     for (int g = 0; g < G; g++) {
-      if (group == static_cast<uint32_t>(g)) part[g] = combine(part[g], p);
+      if (hit & (1u << g)) part[g] = combine(part[g], p);
     }
   }
 
@@ -75,6 +76,19 @@ struct GroupRegisters {
   }
 
  private:
+  // 1 << bit, which the compiler cannot see through: written as comparisons of the group number, the G adds of a
+  // row became a branch tree on it (divergent within a warp), where G tests of bits of this word stay G short
+  // branches, the shape ptxas turns into predicated instructions (to be confirmed in the SASS).
+  __device__ __forceinline__ static uint32_t one_hot(uint32_t bit) {
+#ifdef __CUDA_ARCH__
+    uint32_t word;
+    asm("shl.b32 %0, 1, %1;" : "=r"(word) : "r"(bit));
+    return word;
+#else
+    return 1u << bit;
+#endif
+  }
+
   __device__ __forceinline__ static Part combine(const Part& a, const Part& b) {
     if constexpr (K::narrow_sum()) {
       Part r = a;
