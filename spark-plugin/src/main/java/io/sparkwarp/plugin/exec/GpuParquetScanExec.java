@@ -123,4 +123,13 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   protected Object[] constructorArgs() {
     return new Object[] {scan, columns, settings, hostDecompressed};
   }
+
+  /**
+   * Over Spark's scan canonicalized (the scan is an argument, not a child, so Spark would leave its attribute ids
+   * as they are): equal GPU subtrees then compare equal, and Spark reuses their exchanges.
+   */
+  @Override
+  public SparkPlan doCanonicalize() {
+    return new GpuParquetScanExec((FileSourceScanExec) scan.canonicalized(), columns, settings, hostDecompressed);
+  }
 }
