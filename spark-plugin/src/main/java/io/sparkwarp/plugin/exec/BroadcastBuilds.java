@@ -41,11 +41,11 @@ public final class BroadcastBuilds {
   private BroadcastBuilds() {}
 
   /**
-   * The build of broadcast {@code id} on the task's device, made from {@code relation}'s rows if that device has
-   * none yet; the caller {@link #release}s it on the same device.
+   * The build of broadcast {@code id} on the task's device, made from its {@code value} if that device has none yet:
+   * a {@link ColumnarBroadcast}'s slices (GpuBroadcastExchangeExec), or the rows of Spark's HashedRelation (where
+   * Spark's exchange stayed). The caller {@link #release}s it on the same device.
    */
-  static JoinBuildSide acquire(GpuDevice device, long id, HashedRelation relation,
-      GpuHashJoinExec.PartitionPlan plan) {
+  static JoinBuildSide acquire(GpuDevice device, long id, Object value, GpuHashJoinExec.PartitionPlan plan) {
     GpuRuntime runtime = GpuRuntime.get();
     synchronized (BroadcastBuilds.class) {
       if (!shutdownHooked) {
@@ -53,7 +53,7 @@ public final class BroadcastBuilds {
         shutdownHooked = true;
       }
     }
-    return cache(device).acquire(id, () -> make(device, relation, plan));
+    return cache(device).acquire(id, () -> make(device, value, plan));
   }
 
   /** One task is done with broadcast {@code id}'s build on {@code device}. */
@@ -87,19 +87,15 @@ public final class BroadcastBuilds {
         || blocks.getStatus(new BroadcastBlockId(id, "")).isDefined();
   }
 
-  private static JoinBuildSide make(GpuDevice device, HashedRelation relation,
-      GpuHashJoinExec.PartitionPlan plan) {
+  private static JoinBuildSide make(GpuDevice device, Object value, GpuHashJoinExec.PartitionPlan plan) {
     Backend backend = device.backend();
     DeviceStream stream = device.sharedStream();
     try (DeviceMemory.TaskScope shared = backend.deviceMemory().enterTask(DeviceMemory.NO_TASK);
         BufferAllocator allocator = backend.transferMemory().arrowAllocator()
-            .newChildAllocator("broadcast build", 0, Long.MAX_VALUE);
-        HostBatchBuilder builder = new HostBatchBuilder(DataTypeUtils.fromAttributes(
-            CollectionConverters.asScala(plan.buildOutput()).toSeq()), plan.timeZone(), allocator)) {
-      // a copy of its own: a relation's lookups reuse state, and the builds of other devices read it at the same time
-      builder.appendRows(rows(relation.asReadOnlyCopy()), Integer.MAX_VALUE, Long.MAX_VALUE);
+            .newChildAllocator("broadcast build", 0, Long.MAX_VALUE)) {
       DeviceBatch batch;
-      try (VectorSchemaRoot root = builder.take()) {
+      try (VectorSchemaRoot root = value instanceof ColumnarBroadcast columns ? columns.gather(allocator)
+          : relationRows((HashedRelation) value, plan, allocator)) {
         batch = root == null ? DeviceBatches.empty(backend, DeviceBatches.types(plan.buildOutput(), plan.timeZone()),
             stream) : ArrowUpload.upload(backend, root, stream);
         if (root != null) {
@@ -111,6 +107,17 @@ public final class BroadcastBuilds {
       JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.buildKeys(), stream);
       stream.synchronize();
       return build;
+    }
+  }
+
+  /** The relation's rows in one host Arrow batch from {@code allocator}, which the caller owns; null when none. */
+  private static VectorSchemaRoot relationRows(HashedRelation relation, GpuHashJoinExec.PartitionPlan plan,
+      BufferAllocator allocator) {
+    try (HostBatchBuilder builder = new HostBatchBuilder(DataTypeUtils.fromAttributes(
+        CollectionConverters.asScala(plan.buildOutput()).toSeq()), plan.timeZone(), allocator)) {
+      // a copy of its own: a relation's lookups reuse state, and the builds of other devices read it at the same time
+      builder.appendRows(rows(relation.asReadOnlyCopy()), Integer.MAX_VALUE, Long.MAX_VALUE);
+      return builder.take();
     }
   }
 

@@ -16,7 +16,6 @@ import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.joins.EmptyHashedRelation$;
-import org.apache.spark.sql.execution.joins.HashedRelation;
 import org.apache.spark.sql.execution.joins.HashedRelationWithAllNullKeys$;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
@@ -24,15 +23,15 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * BroadcastHashJoinExec on the GPU: the broadcast side stays Spark's broadcast exchange (a CPU child); each
- * executor puts it on the device once, shared by its tasks ({@link BroadcastBuilds}), and the stream side's
- * batches are joined as they arrive.
+ * BroadcastHashJoinExec on the GPU: the broadcast side is a {@link GpuBroadcastExchangeExec} (columnar slices) or,
+ * where the plan keeps Spark's exchange, Spark's HashedRelation; each executor puts it on the device once, shared by
+ * its tasks ({@link BroadcastBuilds}), and the stream side's batches are joined as they arrive.
  *
  * <p>The null-aware anti join Spark plans for {@code NOT IN} (one key, the right side built) keeps a row when the
  * subquery is empty, and otherwise only when neither its key nor any of the subquery's is null and the key is not
- * among the subquery's. Spark's broadcast says which case holds (its relation is empty, or marks a null key), so a
- * relation with a null key yields no rows, an empty one every row, and any other an anti join whose rows with a
- * null key are dropped.
+ * among the subquery's. Either broadcast says which case holds (it is empty, or has a null key), so a build with a
+ * null key yields no rows, an empty one every row, and any other an anti join whose rows with a null key are
+ * dropped.
  */
 public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
   private final boolean nullAware;
@@ -55,18 +54,17 @@ public final class GpuBroadcastHashJoinExec extends GpuHashJoinExec {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public RDD<ColumnarBatch> doExecuteColumnar() {
     PartitionPlan plan = partitionPlan();
-    Broadcast<HashedRelation> broadcast = (Broadcast<HashedRelation>) (Broadcast<?>) (buildLeft() ? left : right)
-        .executeBroadcast();
+    Broadcast<Object> broadcast = (buildLeft() ? left : right).executeBroadcast();
     SparkPlan streamSide = buildLeft() ? right : left;
     if (nullAware) {
-      HashedRelation relation = broadcast.value();  // the driver holds it already
-      if (relation == HashedRelationWithAllNullKeys$.MODULE$) {
-        return Partitions.map(streamSide.executeColumnar(), stream -> java.util.Collections.emptyIterator());
-      }
-      if (relation == EmptyHashedRelation$.MODULE$) return streamSide.executeColumnar();
+      Object build = broadcast.value();  // the driver holds it already
+      boolean nullKey = build instanceof ColumnarBroadcast c ? c.anyNullKey()
+          : build == HashedRelationWithAllNullKeys$.MODULE$;
+      if (nullKey) return Partitions.map(streamSide.executeColumnar(), stream -> java.util.Collections.emptyIterator());
+      boolean empty = build instanceof ColumnarBroadcast c ? c.rows() == 0 : build == EmptyHashedRelation$.MODULE$;
+      if (empty) return streamSide.executeColumnar();
     }
     long id = broadcast.id();
     Expression keyIsNotNull = nullAware ? streamKeyIsNotNull(leftKeys) : null;
