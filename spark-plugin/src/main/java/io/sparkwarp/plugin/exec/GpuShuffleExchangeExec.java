@@ -283,18 +283,22 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
    */
   static java.util.Optional<RDD<ColumnarBatch>> readOnDevice(SparkPlan plan,
       Partitions.BatchFunction<ColumnarBatch> upload) {
-    ShufflePartitionSpec[] specs = null;
-    SparkPlan source = plan;
-    if (source instanceof AQEShuffleReadExec read) {
-      specs = CollectionConverters.asJava(read.partitionSpecs()).toArray(ShufflePartitionSpec[]::new);
-      source = read.child();
-    }
+    ShufflePartitionSpec[] specs = plan instanceof AQEShuffleReadExec read
+        ? CollectionConverters.asJava(read.partitionSpecs()).toArray(ShufflePartitionSpec[]::new) : null;
+    return readOf(plan).filter(GpuShuffleExchangeExec::keepsOutputOnDevice)
+        .map(exchange -> exchange.deviceRead(specs, upload));
+  }
+
+  /**
+   * The GPU exchange {@code plan} reads, if it reads one: the exchange itself, its query stage, reused, or adaptive
+   * execution's read of a stage.
+   */
+  public static java.util.Optional<GpuShuffleExchangeExec> readOf(SparkPlan plan) {
+    SparkPlan source = plan instanceof AQEShuffleReadExec read ? read.child() : plan;
     if (source instanceof ShuffleQueryStageExec stage) source = (SparkPlan) stage.shuffle();
     if (source instanceof ReusedExchangeExec reused) source = reused.child();
-    if (source instanceof GpuShuffleExchangeExec exchange && exchange.keepsOutputOnDevice()) {
-      return java.util.Optional.of(exchange.deviceRead(specs, upload));
-    }
-    return java.util.Optional.empty();
+    return source instanceof GpuShuffleExchangeExec exchange ? java.util.Optional.of(exchange)
+        : java.util.Optional.empty();
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.sparkwarp.plugin.rewrite;
 
 import io.sparkwarp.plugin.config.WarpConf;
+import io.sparkwarp.plugin.exec.GpuBroadcastExchangeExec;
 import io.sparkwarp.plugin.exec.GpuExec;
 import io.sparkwarp.plugin.exec.GpuToHostExec;
 import io.sparkwarp.plugin.exec.HostToGpuExec;
@@ -12,6 +13,7 @@ import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.expressions.SortOrder$;
 import org.apache.spark.sql.execution.SortExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.exchange.BroadcastExchangeExec;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -118,6 +120,10 @@ public abstract class ExecMeta {
     List<Seq<SortOrder>> required = CollectionConverters.asJava(plan.requiredChildOrdering());
     for (int i = 0; i < converted.size(); i++) {
       SparkPlan c = converted.get(i);
+      // a GPU broadcast this operator cannot read (its own GPU version failed to build): Spark's exchange again
+      if (c instanceof GpuBroadcastExchangeExec b) {
+        c = new BroadcastExchangeExec(b.mode(), new GpuToHostExec(b.child()));
+      }
       if (c instanceof GpuExec) c = new GpuToHostExec(c);
       // a GPU join replaced a sort-merge join whose order this operator was planned on: sort again
       if (i < required.size() && !SortOrder$.MODULE$.orderingSatisfies(c.outputOrdering(), required.get(i))) {

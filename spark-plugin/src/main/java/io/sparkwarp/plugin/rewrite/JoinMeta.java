@@ -49,10 +49,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code spark.warp.join.algorithm=auto}, merges the partitions whose build keys repeat: {@link AdaptiveMerge}), or
  * {@link GpuSortMergeJoinExec} under {@code spark.warp.join.algorithm=mergePath} (either way a sort-merge join's sorted
  * inputs are not needed, so the sorts Spark put under it go: the merge join sorts on the device); a broadcast hash
- * join becomes {@link
- * GpuBroadcastHashJoinExec} over Spark's own broadcast. Keys are of a type the kernels compare: columns, or
- * expressions the device computes (Spark's rewrite of {@code <=>} into a coalesce/isnull pair of keys is recognised
- * as one null-safe key). A residual condition runs on the device for every join type.
+ * join becomes {@link GpuBroadcastHashJoinExec} over its broadcast exchange, the GPU one or Spark's
+ * ({@link BroadcastExchangeMeta}). Keys are of a type the kernels compare: columns, or expressions the device
+ * computes (Spark's rewrite of {@code <=>} into a coalesce/isnull pair of keys is recognised as one null-safe key).
+ * A residual condition runs on the device for every join type.
  */
 final class JoinMeta extends ExecMeta {
   private final Seq<Expression> leftKeys;
@@ -186,10 +186,15 @@ final class JoinMeta extends ExecMeta {
     }).orElse(false);
   }
 
-  /** The broadcast side stays Spark's broadcast exchange. */
+  /** The broadcast side stays the exchange (GPU or Spark's), which the join reads as a broadcast. */
   @Override
   protected boolean childStaysOnHost(int index) {
     return broadcast && index == (spec != null && spec.buildSide() == JoinType.Side.LEFT ? 0 : 1);
+  }
+
+  /** Whether this join runs on the GPU and reads {@code child} as its broadcast build side. */
+  boolean readsBroadcastOnGpu(ExecMeta child) {
+    return canRunOnGpu() && childStaysOnHost(children.indexOf(child));
   }
 
   /** A sort-merge join's children are sorted for it; a hash join does not need them sorted. */

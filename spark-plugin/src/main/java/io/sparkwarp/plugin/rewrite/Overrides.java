@@ -12,6 +12,7 @@ import org.apache.spark.sql.execution.UnionExec;
 import org.apache.spark.sql.execution.aggregate.HashAggregateExec;
 import org.apache.spark.sql.execution.aggregate.ObjectHashAggregateExec;
 import org.apache.spark.sql.execution.aggregate.SortAggregateExec;
+import org.apache.spark.sql.execution.exchange.BroadcastExchangeExec;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.joins.ShuffledHashJoinExec;
@@ -64,6 +65,10 @@ public final class Overrides {
       new ExecRule(ShuffleExchangeExec.class, "GpuShuffleExchangeExec, a GPU stage's output partitioned by Spark's "
           + "hash or ranges and shuffled as columnar slices, read back as large host Arrow batches", (plan, ctx) ->
           new ShuffleExchangeMeta((ShuffleExchangeExec) plan, ctx, ruleFor(ShuffleExchangeExec.class))),
+      new ExecRule(BroadcastExchangeExec.class, "GpuBroadcastExchangeExec, a GPU build side collected and broadcast "
+          + "as columnar slices, uploaded once per executor device, where only GPU broadcast hash joins read it",
+          (plan, ctx) -> new BroadcastExchangeMeta((BroadcastExchangeExec) plan, ctx,
+              ruleFor(BroadcastExchangeExec.class))),
       new ExecRule(SortExec.class, "GpuSortExec, each partition sorted on the GPU (over GPU input or a GPU "
           + "shuffle, such as the range exchange of a global ORDER BY)", (plan, ctx) ->
           new SortMeta((SortExec) plan, ctx, ruleFor(SortExec.class))),

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The rewrite, run by Spark before it inserts its own row/columnar transitions (so also inside every AQE query
  * stage and after each re-optimisation): wrap every operator in a meta, keep what reads the current input file on
- * the CPU, tag, convert, and log what stayed on the CPU per {@code spark.warp.explain}.
+ * the CPU, tag, check who reads each broadcast ({@link BroadcastReaders}), convert, and log what stayed on the CPU
+ * per {@code spark.warp.explain}. Under adaptive execution {@link JudgeBroadcasts} first sees the whole plan, as
+ * query stages only show their own part.
  */
 public final class PlanRewrite extends Rule<SparkPlan> {
   private static final Logger LOG = LoggerFactory.getLogger(PlanRewrite.class);
@@ -39,11 +41,7 @@ public final class PlanRewrite extends Rule<SparkPlan> {
     if (!conf.get(WarpConf.ENABLED) || !PluginState.active() || alreadyRewritten(plan)) return plan;
     RewriteContext context = RewriteContext.of(sqlConf);
     try {
-      ExecMeta root = Overrides.wrap(plan, context);
-      Set<ExecMeta> inputFileReads = new LinkedHashSet<>();
-      findInputFileReads(root, null, inputFileReads);
-      inputFileReads.forEach(meta -> meta.willNotWorkOnGpu(READS_INPUT_FILE));
-      root.tag();
+      ExecMeta root = tagged(plan, context);
       SparkPlan converted = root.convert();
       if (converted instanceof GpuExec) converted = new GpuToHostExec(converted);
       log(root, explain);
@@ -55,6 +53,17 @@ public final class PlanRewrite extends Rule<SparkPlan> {
     } finally {
       context.internalErrors().log(LOG);
     }
+  }
+
+  /** The metas of {@code plan}, tagged, with every broadcast's readers checked. */
+  static ExecMeta tagged(SparkPlan plan, RewriteContext context) {
+    ExecMeta root = Overrides.wrap(plan, context);
+    Set<ExecMeta> inputFileReads = new LinkedHashSet<>();
+    findInputFileReads(root, null, inputFileReads);
+    inputFileReads.forEach(meta -> meta.willNotWorkOnGpu(READS_INPUT_FILE));
+    root.tag();
+    BroadcastReaders.check(root);
+    return root;
   }
 
   /**
