@@ -11,6 +11,7 @@ import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.plugin.exec.BroadcastBuilds;
+import io.sparkwarp.plugin.exec.GpuBroadcastExchangeExec;
 import io.sparkwarp.plugin.exec.GpuBroadcastHashJoinExec;
 import io.sparkwarp.plugin.exec.GpuMetrics;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
@@ -21,14 +22,15 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.exchange.BroadcastExchangeExec;
+import org.apache.spark.sql.execution.exchange.BroadcastExchangeLike;
 import org.apache.spark.storage.BroadcastBlockId;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A broadcast join's device build lives as long as Spark's broadcast: it stays on the executor after the query (a
- * later stage over the same broadcast reuses it), and once the broadcast is destroyed, which removes its blocks as
+ * A broadcast join's device build lives as long as its broadcast (the GPU exchange's or Spark's): it stays on the
+ * executor after the query (a later stage over the same broadcast reuses it), and once the broadcast is destroyed, which removes its blocks as
  * the ContextCleaner does for a broadcast the driver no longer references, the next task on the executor frees its
  * device memory.
  */
@@ -40,10 +42,13 @@ class BroadcastBuildReleaseTest extends GpuTestBase {
     JoinTables.register(spark());
   }
 
-  @Test
-  void destroyingTheBroadcastFreesItsDeviceBuild() {
+  /** Either broadcast: the GPU exchange's columnar slices, or Spark's HashedRelation with the GPU exchange off. */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void destroyingTheBroadcastFreesItsDeviceBuild(boolean gpuExchange) {
     // adaptive execution off, so that the executed plan holds the broadcast exchange itself
-    Broadcast<?> broadcast = withConf(Map.of(QueryCheck.ENABLED, "true", QueryCheck.ADAPTIVE, "false"), () -> {
+    Broadcast<?> broadcast = withConf(Map.of(QueryCheck.ENABLED, "true", QueryCheck.ADAPTIVE, "false",
+        "spark.warp.exec.BroadcastExchangeExec.enabled", Boolean.toString(gpuExchange)), () -> {
       Dataset<Row> joined = spark().sql("SELECT /*+ BROADCAST(r) */ l.id, r.id FROM join_probe l JOIN join_build r "
           + "ON l.k_int = r.k_int");
       assertFalse(joined.collectAsList().isEmpty());
@@ -54,8 +59,11 @@ class BroadcastBuildReleaseTest extends GpuTestBase {
           .mapToLong(node -> node.metrics().apply(GpuMetrics.TRANSFER_BYTES).value()).sum();
       assertTrue(uploaded > 0, "no build bytes counted");
       // the exchange hands out the broadcast it made for the query, not a new one
-      return PlanNodes.all(plan).stream().filter(node -> node instanceof BroadcastExchangeExec).findFirst()
-          .orElseThrow().executeBroadcast();
+      return PlanNodes.all(plan).stream().filter(node -> node instanceof BroadcastExchangeLike).findFirst()
+          .map(exchange -> {
+            assertEquals(gpuExchange, exchange instanceof GpuBroadcastExchangeExec, plan.treeString());
+            return exchange.executeBroadcast();
+          }).orElseThrow();
     });
     long id = broadcast.id();
     long build = BroadcastBuilds.deviceBytes(id);

@@ -1,5 +1,6 @@
 package io.sparkwarp.it;
 
+import static io.sparkwarp.it.harness.GpuNodes.BROADCAST_EXCHANGE;
 import static io.sparkwarp.it.harness.GpuNodes.BROADCAST_HASH_JOIN;
 
 import io.sparkwarp.it.data.JoinTables;
@@ -62,10 +63,10 @@ class NotInTest extends GpuTestBase {
       "SELECT id, k_str FROM join_probe WHERE k_str NOT IN (SELECT k_str FROM join_build WHERE k_str IS NOT NULL)"})
   void joinTablesInBothModes(String sql) {
     query(sql).conf(JoinStrategy.ADAPTIVE_EXCLUDED_RULES, JoinStrategy.PROPAGATE_EMPTY_RELATION)
-        .gpuNodes(BROADCAST_HASH_JOIN).matchesCpu();
+        .gpuNodes(BROADCAST_HASH_JOIN, BROADCAST_EXCHANGE).matchesCpu();
   }
 
   private static void check(String sql) {
-    query(sql).adaptive(Adaptive.OFF).gpuNodes(BROADCAST_HASH_JOIN).matchesCpu();
+    query(sql).adaptive(Adaptive.OFF).gpuNodes(BROADCAST_HASH_JOIN, BROADCAST_EXCHANGE).matchesCpu();
   }
 }

@@ -23,6 +23,8 @@ public final class GpuNodes {
   public static final String SORT_MERGE_JOIN = "GpuSortMergeJoinExec";
   /** Spark's BroadcastHashJoinExec: the broadcast side hashed, the other side streamed through it. */
   public static final String BROADCAST_HASH_JOIN = "GpuBroadcastHashJoinExec";
+  /** Spark's BroadcastExchangeExec over a GPU build side read only by GPU joins: broadcast as columnar slices. */
+  public static final String BROADCAST_EXCHANGE = "GpuBroadcastExchangeExec";
   /** Spark's hash, object-hash and sort aggregates, in every mode. */
   public static final String HASH_AGGREGATE = "GpuHashAggregateExec";
   /** Spark's ShuffleExchangeExec over a GPU stage: partitioned on the host after one download, shuffled columnar. */
