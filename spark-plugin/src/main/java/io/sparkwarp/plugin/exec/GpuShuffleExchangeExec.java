@@ -3,7 +3,6 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.plugin.shuffle.ColumnarShuffleSerializer;
 import io.sparkwarp.plugin.shuffle.DeviceShuffleStore;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +28,6 @@ import org.apache.spark.sql.execution.adaptive.AQEShuffleReadExec;
 import org.apache.spark.sql.execution.adaptive.ShuffleQueryStageExec;
 import org.apache.spark.sql.execution.exchange.ReusedExchangeExec;
 import org.apache.spark.shuffle.ShuffleWriteProcessor;
-import org.apache.spark.sql.execution.exchange.Exchange;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec$;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeLike;
 import org.apache.spark.sql.execution.exchange.ShuffleOrigin;
@@ -64,7 +62,7 @@ import scala.reflect.ClassTag$;
  * <p>Written in Java, it implements the Scala trait ShuffleExchangeLike by hand: the trait's state (its vals, its
  * flag and its lazy futures, which Scala classes get as compiler-made fields) is kept here.
  */
-public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExchangeLike {
+public final class GpuShuffleExchangeExec extends SparkwarpExchange implements ShuffleExchangeLike {
   static final String DATA_SIZE = "dataSize";
   static final String NUM_PARTITIONS = "numPartitions";
   static final String PARTITION_TIME = "partitionTime";
@@ -403,33 +401,8 @@ public final class GpuShuffleExchangeExec extends Exchange implements ShuffleExc
     return new GpuShuffleExchangeExec(outputPartitioning, newChild, shuffleOrigin, advisoryPartitionSize);
   }
 
-  private Object[] constructorArgs() {
+  @Override
+  protected Object[] constructorArgs() {
     return new Object[] {outputPartitioning, child, shuffleOrigin, advisoryPartitionSize};
-  }
-
-  @Override
-  public int productArity() {
-    return constructorArgs().length;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return constructorArgs()[n];
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof GpuShuffleExchangeExec;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o == this || (o instanceof GpuShuffleExchangeExec other
-        && Arrays.equals(constructorArgs(), other.constructorArgs()));
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(constructorArgs());
   }
 }
