@@ -5,7 +5,6 @@ import static io.sparkwarp.plugin.Throwables.sneaky;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import io.sparkwarp.plugin.shuffle.ColumnarSlices;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +30,6 @@ import org.apache.spark.sql.execution.SQLExecution;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.exchange.BroadcastExchangeExec$;
 import org.apache.spark.sql.execution.exchange.BroadcastExchangeLike;
-import org.apache.spark.sql.execution.exchange.Exchange;
 import org.apache.spark.sql.execution.joins.HashedRelationBroadcastMode;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.execution.metric.SQLMetrics;
@@ -67,7 +65,7 @@ import scala.util.control.NonFatal;
  * <p>Written in Java, it implements the Scala trait BroadcastExchangeLike by hand: the trait's val and lazy futures
  * are kept here, as in {@link GpuShuffleExchangeExec}.
  */
-public final class GpuBroadcastExchangeExec extends Exchange implements BroadcastExchangeLike {
+public final class GpuBroadcastExchangeExec extends SparkwarpExchange implements BroadcastExchangeLike {
   private static final Logger LOG = LoggerFactory.getLogger(GpuBroadcastExchangeExec.class);
   static final String DATA_SIZE = "dataSize";
   static final String COLLECT_TIME = "collectTime";
@@ -198,8 +196,11 @@ public final class GpuBroadcastExchangeExec extends Exchange implements Broadcas
       // kept deserialized on the driver too: a null-aware join reads it there, and it is compact
       Broadcast<Object> broadcast = sparkContext().broadcast(value, ClassTag$.MODULE$.apply(Object.class));
       metrics.apply(BROADCAST_TIME).add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beforeBroadcast));
+      // only what the driver counted: the UI adds the map tasks' own figures (data size, PCIe bytes) itself
       String execution = sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY());
-      SQLMetrics$.MODULE$.postDriverMetricUpdates(sparkContext(), execution, metrics.values().toSeq());
+      SQLMetrics$.MODULE$.postDriverMetricUpdates(sparkContext(), execution, CollectionConverters.asScala(
+          List.of(GpuMetrics.OUTPUT_ROWS, COLLECT_TIME, BUILD_TIME, BROADCAST_TIME).stream().map(metrics::apply)
+              .toList()).toSeq());
       promise().trySuccess(broadcast);
       return broadcast;
     } catch (Throwable t) {
@@ -338,33 +339,8 @@ public final class GpuBroadcastExchangeExec extends Exchange implements Broadcas
     return new GpuBroadcastExchangeExec(mode, newChild);
   }
 
-  private Object[] constructorArgs() {
+  @Override
+  protected Object[] constructorArgs() {
     return new Object[] {mode, child};
-  }
-
-  @Override
-  public int productArity() {
-    return constructorArgs().length;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return constructorArgs()[n];
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof GpuBroadcastExchangeExec;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o == this || (o instanceof GpuBroadcastExchangeExec other
-        && Arrays.equals(constructorArgs(), other.constructorArgs()));
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(constructorArgs());
   }
 }
