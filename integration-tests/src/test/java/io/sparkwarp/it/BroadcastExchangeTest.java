@@ -47,6 +47,14 @@ class BroadcastExchangeTest extends GpuTestBase {
     onlyGpuExchange(query(sql).conf(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "1")).matchesCpu();
   }
 
+  /** A build larger than spark.sql.maxBroadcastTableSize (as Spark's rows) fails with Spark's own error. */
+  @Test
+  void buildOverTheMaximumSizeFailsLikeSpark() {
+    query("SELECT /*+ BROADCAST(b) */ p.id, b.k_str FROM join_probe p JOIN join_build b ON p.k_int = b.k_int")
+        .conf("spark.sql.maxBroadcastTableSize", "1k").adaptive(QueryCheck.Adaptive.OFF)
+        .gpuNodes(BROADCAST_EXCHANGE).failsLikeCpu("_LEGACY_ERROR_TEMP_2249");
+  }
+
   /**
    * A shuffled join that adaptive execution turns into a broadcast once the shuffles ran: the exchange it adds over
    * the GPU shuffle's output is the GPU's.
