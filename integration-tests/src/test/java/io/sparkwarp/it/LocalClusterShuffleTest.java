@@ -14,13 +14,15 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The columnar shuffle across executor JVMs: {@code local-cluster[2,1,1024]} runs two executors in processes of
- * their own (Spark's standalone cluster in miniature), so map outputs are served by one JVM's block manager and
- * read by another's, and the plugin's classes, serializer and slices must travel as in a real cluster. Answers are
+ * The columnar shuffle and broadcast across executor JVMs: {@code local-cluster[2,1,1024]} runs two executors in
+ * processes of their own (Spark's standalone cluster in miniature), so map outputs are served by one JVM's block
+ * manager and read by another's, a broadcast is fetched by each, and the plugin's classes, serializer and slices
+ * must travel as in a real cluster. Answers are
  * compared with the same session's plugin switched off. Its own SparkContext, so it runs in the own-context
  * execution.
  */
@@ -63,12 +65,22 @@ class LocalClusterShuffleTest {
       "SELECT a.id, b.id, a.s FROM facts a JOIN facts b ON a.n = b.id AND a.s = b.s WHERE a.k < 50",
       "SELECT count(*), sum(d) FROM facts WHERE n IS NOT NULL"})
   void gpuShuffleAcrossExecutorsMatchesSpark(String sql) {
+    assertMatchesSpark(sql, "GpuShuffleExchangeExec");
+  }
+
+  /** The GPU broadcast's slices, collected on the driver, read and uploaded by each executor. */
+  @Test
+  void gpuBroadcastAcrossExecutorsMatchesSpark() {
+    assertMatchesSpark("SELECT /*+ BROADCAST(b) */ a.id, b.s FROM facts a JOIN facts b ON a.n = b.id WHERE b.k < 20",
+        "GpuBroadcastExchangeExec");
+  }
+
+  private static void assertMatchesSpark(String sql, String gpuNode) {
     List<Row> expected = run(sql, false);
     Dataset<Row> gpu = spark.sql(sql);
     List<Row> actual = sorted(gpu.collectAsList());
     assertTrue(PlanNodes.all(gpu.queryExecution().executedPlan()).stream()
-        .anyMatch(n -> n.getClass().getSimpleName().equals("GpuShuffleExchangeExec")),
-        gpu.queryExecution().executedPlan().treeString());
+        .anyMatch(n -> n.getClass().getSimpleName().equals(gpuNode)), gpu.queryExecution().executedPlan().treeString());
     assertEquals(expected.size(), actual.size(), sql);
     assertEquals(expected.toString(), actual.toString(), sql);
   }
