@@ -63,13 +63,6 @@ public final class ColumnarBroadcast implements Serializable {
     return anyNullKey;
   }
 
-  /** Bytes of the serialised slices: what the broadcast carries. */
-  public long sliceBytes() {
-    long bytes = 0;
-    for (byte[] slice : slices) bytes += slice.length;
-    return bytes;
-  }
-
   /** All rows in one host Arrow batch allocated from {@code allocator}, which the caller owns; null when none. */
   VectorSchemaRoot gather(BufferAllocator allocator) {
     try (SliceAppender appender = new SliceAppender(
