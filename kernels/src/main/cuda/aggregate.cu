@@ -2,11 +2,8 @@
 // first row of each key claiming a slot by CAS and later rows finding it (keys compared with join_keys.cuh, every
 // column null-safe: null keys group together); occupied slots are numbered densely by a scan (scan.cu), which gives
 // the groups and their first rows, whose keys are gathered as the groups' keys (select.cu).
-// Accumulation runs in one of three modes the host picks from the group count:
-//  - up to 4 groups (Q1's 4, a global aggregate's 1): aggregate by aggregate, each thread adds its rows to a
-//    register per group, the warps merge them by shuffles into the block's accumulators in shared memory once a
-//    4096-row chunk, and the block adds those to the global accumulators once at its end;
-//  - groups whose accumulators fit shared memory (up to a few hundred): every block keeps up to 32 copies
+// Accumulation runs in one of two modes the host picks from the group count:
+//  - groups whose accumulators fit shared memory (Q1's 4, up to a few hundred): every block keeps up to 32 copies
 //    of them, lane l of each warp adding its rows to copy l % copies with shared atomics; the block merges its
 //    copies once at the end and adds them to the global accumulators, one atomic per group and aggregate;
 //  - many groups (up to millions): global atomics per row, spread over the table so they rarely collide.
@@ -21,7 +18,6 @@
 #include "sparkwarp/aggregate_spec.cuh"
 #include "sparkwarp/block_accumulators.cuh"
 #include "sparkwarp/grid.cuh"
-#include "sparkwarp/group_registers.cuh"
 #include "sparkwarp/hash_table.cuh"
 #include "sparkwarp/int192.cuh"
 #include "sparkwarp/join_keys.cuh"
@@ -30,20 +26,13 @@
 using namespace sparkwarp;
 using namespace sparkwarp::agg;
 
-// The few-groups kernels' accumulators (block_accumulators.cuh): dynamic, sized by CudaAggregatePrimitives.
+// The shared kernel's accumulators (block_accumulators.cuh): dynamic, sized by CudaAggregatePrimitives.
 extern __shared__ unsigned long long shared_acc[];
 
 namespace {
 
-constexpr int ACC_BLOCK = 256;  // threads a block of the few-groups kernels: CudaKernel.BLOCK
+constexpr int ACC_BLOCK = 256;  // threads a block of sw_agg_accumulate_shared: CudaKernel.BLOCK
 constexpr int ACC_ITEMS = 2;    // rows a thread reads per aggregate before it adds them: loads in flight
-// sw_agg_accumulate_registers: rows a thread adds to its registers of an aggregate before the warp merges them
-// (4096-row chunks a block), and its registers: the most groups it takes (CudaAggregatePrimitives)
-constexpr int REGISTER_ROWS = 16;
-constexpr int MAX_REGISTER_GROUPS = 4;
-constexpr uint32_t QUEUE_BITS = 4;  // a row's group in a thread's queue of them
-constexpr uint32_t NO_GROUP = 15;   // a row past the end: added to no register
-static_assert(REGISTER_ROWS * QUEUE_BITS == 64, "a chunk's groups of a thread's rows in a word");
 
 __device__ __forceinline__ int64_t group_of(const int32_t* slot_of_row, const int32_t* group_of_slot, int64_t row) {
   return group_of_slot == nullptr ? 0 : group_of_slot[slot_of_row[row]];
@@ -188,83 +177,6 @@ extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
     }
   });
   block.flush(specs);
-}
-
-// sw_agg_accumulate_shared for at most G groups (a power of two), aggregate-major into registers: a block takes
-// chunks of REGISTER_ROWS rows a thread (row first + j x blockDim.x for thread first, so every read coalesces) and
-// queues the chunk's groups of its rows in a 64-bit word; then, aggregate by aggregate, it reads the column for its
-// rows and adds each row's part into one of G register accumulators (group_registers.cuh: adds selected by the
-// group number, no atomic), and once per chunk and aggregate the warp merges its registers by shuffles and G lanes
-// add the warp's totals to the block's one copy of the accumulators in shared memory (block_accumulators.cuh) with
-// shared atomics, which the block adds to the global ones at its end. Rows past the end are read as the last row
-// and added to no group (NO_GROUP). Against sw_agg_accumulate_shared a row and aggregate costs no shared atomic (a
-// 64-bit shared add is a compare-and-swap loop on Hopper) and no flag-word read; the warp merge costs 12 shuffles a
-// 64-bit word at 4 groups, spread over a chunk's 16 rows a thread. A chunk's columns stay small enough (32 KB a
-// column and block) to be read again from cache by the next aggregate.
-template <int G>
-__device__ __forceinline__ void accumulate_in_registers(const AggSpecs& specs, int64_t n, const int32_t* slot_of_row,
-                                                        const int32_t* group_of_slot, int64_t groups) {
-  static_assert(G < NO_GROUP, "a group number beside NO_GROUP in QUEUE_BITS");
-  BlockAccumulators::start(specs, shared_acc, groups, 1);
-  const int64_t chunk = static_cast<int64_t>(blockDim.x) * REGISTER_ROWS;
-  for_each_block_tile((n + chunk - 1) / chunk, [&](int64_t t) {
-    const int64_t first = t * chunk + threadIdx.x;
-    // the chunk's groups of this thread's rows, row j's at bits 4j: every slot loaded, then every group
-    int32_t slot[REGISTER_ROWS];
-#pragma unroll
-    for (int j = 0; j < REGISTER_ROWS; j++) {
-      const int64_t row = first + j * static_cast<int64_t>(blockDim.x);
-      slot[j] = row >= n ? -1 : group_of_slot == nullptr ? 0 : slot_of_row[row];
-    }
-    uint64_t queued = 0;
-#pragma unroll
-    for (int j = 0; j < REGISTER_ROWS; j++) {
-      const uint64_t g = slot[j] < 0 ? NO_GROUP : group_of_slot == nullptr ? 0 : group_of_slot[slot[j]];
-      queued |= g << (QUEUE_BITS * j);
-    }
-    for (int k = 0; k < specs.count; k++) {
-      const AggSpec& s = specs.spec[k];
-      with_kind(s, [&](auto kind) {
-        using K = decltype(kind);
-        GroupRegisters<K, G> registers;
-        uint64_t queue = queued;
-        // a 192-bit sum of 4 groups or more takes the registers of a second row's part (spilled otherwise)
-        constexpr int ITEMS = G >= 4 && K::op() == AGG_SUM && !K::floating() && !K::narrow_sum() ? 1 : ACC_ITEMS;
-        const int64_t stride = blockDim.x;
-        int64_t row = first;  // of the step's first item
-#pragma unroll 1  // unrolled, the chunk's rows spill registers
-        for (int j0 = 0; j0 < REGISTER_ROWS; j0 += ITEMS, row += ITEMS * stride) {
-          Part p[ITEMS];
-#pragma unroll
-          for (int j = 0; j < ITEMS; j++) p[j] = part_of<K>(s, min(row + j * stride, n - 1));
-#pragma unroll
-          for (int j = 0; j < ITEMS; j++) {
-            registers.add(static_cast<uint32_t>(queue & NO_GROUP), p[j]);
-            queue >>= QUEUE_BITS;
-          }
-        }
-        registers.merge_warp();
-        const int g = registers.reversed(lane_id());
-        if (lane_id() < G && g < groups) {  // the layout found again: kept in registers, it spilled
-          const BlockAccumulators block = BlockAccumulators::at(specs, shared_acc, groups, 1);
-          apply<K>(block.acc(specs, k), block.flags(k), g, registers.total());
-        }
-      });
-    }
-  });
-  BlockAccumulators::at(specs, shared_acc, groups, 1).flush(specs);
-}
-
-// accumulate_in_registers for up to 4 groups and for a global aggregate (whose rows all take register 0, so the
-// other three cost a uniform branch a row). 4 blocks an SM, 64 registers a thread. Each further G would be an entry
-// more here and in CudaAggregatePrimitives, and about 7 s more of CI to compile the emulated kernels
-// (aggregate_on_cpu.cpp, under the sanitizers); G = 8 also needed 128 registers a thread (2 blocks an SM). The
-// specs stay in parameter memory (__grid_constant__): a kernel that took their address otherwise copied all 3 KB of
-// them to local memory.
-extern "C" __global__ void __launch_bounds__(ACC_BLOCK, 4)
-    sw_agg_accumulate_registers(const __grid_constant__ AggSpecs specs, int64_t n, const int32_t* slot_of_row,
-                                const int32_t* group_of_slot, int64_t groups) {
-  accumulate_in_registers<MAX_REGISTER_GROUPS>(specs, n, slot_of_row, group_of_slot, groups);
 }
 
 // Writes every aggregate's result column for every group: values, validity (a ballot per 32 groups), and the

@@ -1,13 +1,11 @@
-// The group-by accumulation alone (issue 14): the few-groups kernels over N device-generated rows whose groups are
+// The group-by accumulation alone (issue 14): sw_agg_accumulate_shared over N device-generated rows whose groups are
 // given directly (slot_of_row = the group, group_of_slot the identity, as the group table would leave them), against
-// a plain read of the same bytes; then each kernel's accumulators are checked against a reference on the host. The
-// kernels: sw_agg_accumulate_shared (copies of the accumulators in shared memory, shared atomics; where they fit)
-// and sw_agg_accumulate_registers (a register per group; up to 4 groups), launched as CudaAggregatePrimitives
-// launches them. Two shapes: 0, AggregateBenchmark's (long, double): count(*), sum(long), sum(double),
-// min(double), max(long), 5 % nulls; 1, TPC-H Q1's (quantity, price, discount, tax as unscaled decimal(12, 2)):
-// sum(quantity), sum(price), sum(price x discount), sum(price x discount x tax), sum and count of quantity, price and
-// discount, count(*), 2 % nulls. CUDA events around each launch, one warm-up, the median of 5. GB/s count the bytes
-// a row reads: its 4-byte slot, 8 a column and a validity bit a column.
+// a plain read of the same bytes; then the accumulators are checked against a reference on the host. Two shapes:
+// 0, AggregateBenchmark's (long, double): count(*), sum(long), sum(double), min(double), max(long), 5 % nulls; 1,
+// TPC-H Q1's (quantity, price, discount, tax as unscaled decimal(12, 2)): sum(quantity), sum(price),
+// sum(price x discount), sum(price x discount x tax), sum and count of quantity, price and discount, count(*), 2 %
+// nulls. CUDA events around each launch, one warm-up, the median of 5. GB/s count the bytes a row reads: its 4-byte
+// slot, 8 a column and a validity bit a column.
 // Build with this machine's nvcc, cudart linked statically so the GPU machine needs no toolkit:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -cudart static -I kernels/src/main/cuda/include -I kernels/src/main/cuda \
 //     -o aggregate_accumulate kernels/src/test/cuda/bench/aggregate_accumulate.cu
@@ -16,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <vector>
 
 #include "aggregate.cu"
@@ -135,7 +132,7 @@ int main(int argc, char** argv) {
     }
     add(AGG_COUNT_ALL, -1);
   }
-  // the accumulators, and the launches CudaAggregatePrimitives#launchAccumulate makes of each kernel
+  // the accumulators, and what CudaAggregatePrimitives#launchAccumulate picks for them
   int64_t per_group = 0;
   for (int k = 0; k < specs.count; k++) {
     AggSpec& s = specs.spec[k];
@@ -143,41 +140,26 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&s.flags, 4 * groups));
     per_group += 8 * acc_words(s) + 4;
   }
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  auto resident = [&](const void* kernel, int shared, int64_t useful) {
-    int per_sm = 0;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, shared));
-    return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(static_cast<int64_t>(per_sm) *
-                                                                       prop.multiProcessorCount, useful)));
-  };
-  struct Path {
-    const char* name;
-    int shared;  // bytes
-    int blocks;
-    std::function<void()> launch;
-  };
-  std::vector<Path> paths;
   int copies = 32;
-  while (copies > 0 && copies * per_group * groups > 48 * 1024) copies >>= 1;
-  if (copies > 0) {
-    const int shared = static_cast<int>(copies * per_group * groups);
-    const int blocks = resident(reinterpret_cast<const void*>(sw_agg_accumulate_shared), shared, (n + 255) / 256);
-    paths.push_back({"shared copies", shared, blocks, [&, shared, blocks, copies] {
-      sw_agg_accumulate_shared<<<blocks, 256, shared>>>(specs, n, slot_of_row, group_of_slot, groups, copies);
-    }});
-  }
-  if (groups <= 4) {
-    const int shared = static_cast<int>(per_group * groups);
-    const int blocks = resident(reinterpret_cast<const void*>(sw_agg_accumulate_registers), shared, (n + 4095) / 4096);
-    paths.push_back({"registers", shared, blocks, [&, shared, blocks] {
-      sw_agg_accumulate_registers<<<blocks, 256, shared>>>(specs, n, slot_of_row, group_of_slot, groups);
-    }});
-  }
-  if (paths.empty()) {
+  while (copies * per_group * groups > 48 * 1024) copies >>= 1;
+  if (copies == 0) {
     fprintf(stderr, "%d groups do not fit shared memory: sw_agg_accumulate's global atomics\n", groups);
     return 1;
   }
+  const int shared = static_cast<int>(copies * per_group * groups);
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sw_agg_accumulate_shared, 256, shared));
+  const int blocks = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(per_sm) * prop.multiProcessorCount,
+                                                        (n + 255) / 256));
+  auto accumulate = [&] {
+    sw_agg_init<<<64, 256>>>(specs, groups);
+    sw_agg_accumulate_shared<<<blocks, 256, shared>>>(specs, n, slot_of_row, group_of_slot, groups, copies);
+  };
+  const float ms = median_ms([&] {
+    sw_agg_accumulate_shared<<<blocks, 256, shared>>>(specs, n, slot_of_row, group_of_slot, groups, copies);
+  });
   const int64_t* device_columns[4];
   for (int c = 0; c < count; c++) device_columns[c] = reinterpret_cast<const int64_t*>(columns[c].data);
   const int64_t** column_array;
@@ -189,17 +171,15 @@ int main(int argc, char** argv) {
       median_ms([&] { read_all<<<prop.multiProcessorCount * 8, 256>>>(n, slot_of_row, column_array, count, sink); });
   CHECK(cudaGetLastError());
   const double bytes = n * (4.0 + 8.0 * count + count / 8.0);
-  printf("%s, shape %d, %lld rows, %d groups, %d aggregates: plain read %.3f ms (%.0f GB/s)\n", prop.name, shape,
-         static_cast<long long>(n), groups, specs.count, read_ms, bytes / read_ms / 1e6);
-  for (const Path& path : paths) {
-    const float ms = median_ms(path.launch);
-    CHECK(cudaGetLastError());
-    printf("  %-14s %d B shared, %d blocks: accumulation %.3f ms (%.0f GB/s, %.2f x the plain read)\n", path.name,
-           path.shared, path.blocks, ms, bytes / ms / 1e6, ms / read_ms);
-  }
+  printf("%s, shape %d, %lld rows, %d groups, %d aggregates, %d copies (%d B shared, %d blocks): accumulation %.3f ms "
+         "(%.0f GB/s), plain read %.3f ms (%.0f GB/s)\n",
+         prop.name, shape, static_cast<long long>(n), groups, specs.count, copies, shared, blocks, ms,
+         bytes / ms / 1e6, read_ms, bytes / read_ms / 1e6);
   if (!check) return 0;
 
   // the reference: every aggregate's accumulators and SEEN flags, from the same rows on the host
+  accumulate();
+  CHECK(cudaDeviceSynchronize());
   for (Column& col : columns) {
     col.host.resize(n);
     col.host_validity.resize(words);
@@ -214,81 +194,62 @@ int main(int argc, char** argv) {
     }
     return -1;
   };
-  struct Reference {
-    std::vector<__int128> sum;
-    std::vector<double> fsum;
-    std::vector<int64_t> rows, best;
-    std::vector<bool> seen;
-    bool doubles;
-  };
-  std::vector<Reference> reference(specs.count);
+  int wrong = 0;
   for (int k = 0; k < specs.count; k++) {
     const AggSpec& s = specs.spec[k];
     const int in = column_of(s.data), f0 = column_of(s.factor_data[0]), f1 = column_of(s.factor_data[1]);
-    Reference& ref = reference[k];
-    ref = {std::vector<__int128>(groups, 0), std::vector<double>(groups, 0.0), std::vector<int64_t>(groups, 0),
-           std::vector<int64_t>(groups, s.op == AGG_MIN ? INT64_MAX : INT64_MIN), std::vector<bool>(groups, false),
-           in >= 0 && columns[in].doubles};
+    const bool doubles = in >= 0 && columns[in].doubles;
+    std::vector<__int128> sum(groups, 0);
+    std::vector<double> fsum(groups, 0.0);
+    std::vector<int64_t> rows(groups, 0), best(groups, s.op == AGG_MIN ? INT64_MAX : INT64_MIN);
+    std::vector<bool> seen(groups, false);
     for (int64_t r = 0; r < n; r++) {
       const int g = group[r];
       if (s.op == AGG_COUNT_ALL) {
-        ref.rows[g]++;
+        rows[g]++;
         continue;
       }
       const bool valid =
           valid_at(columns[in], r) && (f0 < 0 || valid_at(columns[f0], r)) && (f1 < 0 || valid_at(columns[f1], r));
       if (!valid) continue;
-      ref.seen[g] = true;
-      ref.rows[g]++;
+      seen[g] = true;
+      rows[g]++;
       const int64_t x = columns[in].host[r];
       int64_t key = x;  // a double's order-preserving key (no NaN generated)
-      if (ref.doubles) {
+      if (doubles) {
         double d;
         memcpy(&d, &x, 8);
-        ref.fsum[g] += d;  // integers: exact in any order
+        fsum[g] += d;
         if (key < 0) key ^= 0x7fffffffffffffffll;
       }
       __int128 p = x;
       if (f0 >= 0) p *= columns[f0].host[r];
       if (f1 >= 0) p *= columns[f1].host[r];
-      ref.sum[g] += p;
-      ref.best[g] = s.op == AGG_MIN ? std::min(ref.best[g], key) : std::max(ref.best[g], key);
+      sum[g] += p;
+      best[g] = s.op == AGG_MIN ? std::min(best[g], key) : std::max(best[g], key);
     }
-  }
-  bool all_right = true;
-  for (const Path& path : paths) {
-    sw_agg_init<<<64, 256>>>(specs, groups);
-    path.launch();
-    CHECK(cudaDeviceSynchronize());
-    int wrong = 0;
-    for (int k = 0; k < specs.count; k++) {
-      const AggSpec& s = specs.spec[k];
-      const Reference& ref = reference[k];
-      std::vector<unsigned long long> acc(acc_words(s) * groups);
-      std::vector<uint32_t> flags(groups);
-      CHECK(cudaMemcpy(acc.data(), s.acc, 8 * acc.size(), cudaMemcpyDeviceToHost));
-      CHECK(cudaMemcpy(flags.data(), s.flags, 4 * groups, cudaMemcpyDeviceToHost));
-      for (int g = 0; g < groups; g++) {
-        bool ok = true;
-        if (s.op == AGG_COUNT_ALL || s.op == AGG_COUNT) {
-          ok = static_cast<int64_t>(acc[g]) == ref.rows[g];
-        } else if (s.op == AGG_SUM && ref.doubles) {
-          double d;
-          memcpy(&d, &acc[g], 8);
-          ok = d == ref.fsum[g];
-        } else if (s.op == AGG_SUM) {
-          const __int128 low =
-              static_cast<__int128>((static_cast<unsigned __int128>(acc[3 * g + 1]) << 64) | acc[3 * g]);
-          ok = low == ref.sum[g] && acc[3 * g + 2] == (ref.sum[g] < 0 ? ~0ull : 0ull);
-        } else {
-          ok = static_cast<int64_t>(acc[g]) == ref.best[g];
-        }
-        if (s.op != AGG_COUNT_ALL) ok = ok && ((flags[g] & FLAG_SEEN) != 0) == ref.seen[g];
-        if (!ok && wrong++ < 10) fprintf(stderr, "%s: aggregate %d (op %d), group %d: wrong\n", path.name, k, s.op, g);
+    std::vector<unsigned long long> acc(acc_words(s) * groups);
+    std::vector<uint32_t> flags(groups);
+    CHECK(cudaMemcpy(acc.data(), s.acc, 8 * acc.size(), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(flags.data(), s.flags, 4 * groups, cudaMemcpyDeviceToHost));
+    for (int g = 0; g < groups; g++) {
+      bool ok = true;
+      if (s.op == AGG_COUNT_ALL || s.op == AGG_COUNT) {
+        ok = static_cast<int64_t>(acc[g]) == rows[g];
+      } else if (s.op == AGG_SUM && doubles) {
+        double d;
+        memcpy(&d, &acc[g], 8);
+        ok = d == fsum[g];
+      } else if (s.op == AGG_SUM) {
+        const __int128 low = static_cast<__int128>((static_cast<unsigned __int128>(acc[3 * g + 1]) << 64) | acc[3 * g]);
+        ok = low == sum[g] && acc[3 * g + 2] == (sum[g] < 0 ? ~0ull : 0ull);
+      } else {
+        ok = static_cast<int64_t>(acc[g]) == best[g];
       }
+      if (s.op != AGG_COUNT_ALL) ok = ok && ((flags[g] & FLAG_SEEN) != 0) == seen[g];
+      if (!ok && wrong++ < 10) fprintf(stderr, "aggregate %d (op %d), group %d: wrong\n", k, s.op, g);
     }
-    printf("%s: check against the host: %s\n", path.name, wrong == 0 ? "ok" : "WRONG");
-    all_right = all_right && wrong == 0;
   }
-  return all_right ? 0 : 1;
+  printf("check against the host: %s\n", wrong == 0 ? "ok" : "WRONG");
+  return wrong == 0 ? 0 : 1;
 }

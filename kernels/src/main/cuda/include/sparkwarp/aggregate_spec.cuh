@@ -103,11 +103,6 @@ struct Kind {
   __device__ static constexpr int factors() { return FACTORS; }
   __device__ static constexpr bool floating() { return INPUT == L_FLOAT || INPUT == L_DOUBLE; }
   __device__ static constexpr bool counts() { return OP == AGG_COUNT_ALL || OP == AGG_COUNT; }
-  // An exact sum of values of at most 64 bits: a sum of fewer than 2^63 of them fits 128 bits, whose top word is
-  // the sign of the middle one.
-  __device__ static constexpr bool narrow_sum() {
-    return OP == AGG_SUM && !floating() && INPUT != L_INT128 && FACTORS == 0;
-  }
 };
 
 // Calls f(Kind<...>{}) for the kind of s. A sum of products reads decimals, whose layout is INT64 (Aggregate#check).

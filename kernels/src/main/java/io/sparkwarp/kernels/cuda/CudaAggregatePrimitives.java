@@ -29,10 +29,6 @@ import java.util.List;
 final class CudaAggregatePrimitives implements AggregatePrimitives {
   /** Most copies of its accumulators a block keeps in shared memory: one per lane (aggregate.cu). */
   private static final int MAX_COPIES = 32;
-  /** Most groups the accumulation in registers takes, a global aggregate's one among them (aggregate.cu). */
-  private static final int MAX_REGISTER_GROUPS = 4;
-  /** Rows a block of the accumulation in registers takes at a time (aggregate.cu: REGISTER_ROWS a thread). */
-  private static final int REGISTER_CHUNK_ROWS = 16 * CudaKernel.BLOCK;
   /** Dynamic shared memory a block may use without opting in. */
   private static final int SHARED_LIMIT = 48 * 1024;
   /** Bytes of aggregate_spec.cuh's AggSpec and of AggSpecs. */
@@ -52,7 +48,6 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   private final CudaKernel init;
   private final CudaKernel accumulate;
   private final CudaKernel accumulateShared;
-  private final CudaKernel accumulateRegisters;
   private final CudaKernel finalize;
   private final CudaKernel mean;
 
@@ -67,7 +62,6 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     init = module.kernel("sw_agg_init");
     accumulate = module.kernel("sw_agg_accumulate");
     accumulateShared = module.kernel("sw_agg_accumulate_shared");
-    accumulateRegisters = module.kernel("sw_agg_accumulate_registers");
     finalize = module.kernel("sw_agg_finalize");
     mean = module.kernel("sw_agg_mean");
   }
@@ -236,9 +230,8 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
   }
 
   /**
-   * Launches the accumulation: for at most {@link #MAX_REGISTER_GROUPS} groups in registers, a block's one copy of
-   * the accumulators in shared memory; for more, in shared memory, as many copies of the accumulators (a power of
-   * two, at most one per lane) as fit a block's limit, where one copy fits; else with global atomics per row.
+   * Launches the accumulation: in shared memory, as many copies of the accumulators (a power of two, at most one
+   * per lane) as fit a block's limit, where one copy fits; else with global atomics per row.
    */
   private void launchAccumulate(byte[] specs, int rows, Groups groups, long bytesPerCopy, CudaStream s) {
     KernelArgs args = new KernelArgs().struct(specs).i64(rows);
@@ -247,11 +240,6 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     } else {
       args.pointer(groups.slotOfRow).pointer(groups.groupOfSlot);
     }
-    if (groups.count <= MAX_REGISTER_GROUPS) {
-      long chunks = (rows + REGISTER_CHUNK_ROWS - 1L) / REGISTER_CHUNK_ROWS;
-      launchResident(accumulateRegisters, (int) bytesPerCopy, chunks, s, args.i64(groups.count));
-      return;
-    }
     if (bytesPerCopy > SHARED_LIMIT) {
       accumulate.launchGridStride(rows, s, args);
       return;
@@ -259,15 +247,11 @@ final class CudaAggregatePrimitives implements AggregatePrimitives {
     int copies = MAX_COPIES;
     while (copies * bytesPerCopy > SHARED_LIMIT) copies >>= 1;
     int sharedBytes = (int) (copies * bytesPerCopy);
-    launchResident(accumulateShared, sharedBytes, (rows + CudaKernel.BLOCK - 1L) / CudaKernel.BLOCK, s,
+    int perSm = Math.max(1, accumulateShared.residentBlocksPerSm(CudaKernel.BLOCK, sharedBytes));
+    long blocks = Math.min((long) perSm * backend.context().device().multiprocessors(),
+        (rows + CudaKernel.BLOCK - 1L) / CudaKernel.BLOCK);
+    accumulateShared.launch((int) Math.max(1, blocks), CudaKernel.BLOCK, sharedBytes, s,
         args.i64(groups.count).i32(copies));
-  }
-
-  /** Launches as many blocks as are resident at once on the device, at most {@code useful}, at least one. */
-  private void launchResident(CudaKernel kernel, int sharedBytes, long useful, CudaStream s, KernelArgs args) {
-    int perSm = Math.max(1, kernel.residentBlocksPerSm(CudaKernel.BLOCK, sharedBytes));
-    long blocks = Math.min((long) perSm * backend.context().device().multiprocessors(), useful);
-    kernel.launch((int) Math.max(1, blocks), CudaKernel.BLOCK, sharedBytes, s, args);
   }
 
   private static int accWords(Aggregate a, List<DeviceColumn> inputs) {

@@ -18,9 +18,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The CUDA aggregation against the host reference on fresh random input, for every accumulation mode: no keys, one
- * group and up to 4 groups (registers), up to 33 groups with a null key among them (shared memory, 32 copies of the
- * accumulators a block down to 4 as the groups grow), thousands and many groups (global atomics), a hot key with nulls, several
+ * The CUDA aggregation against the host reference on fresh random input, for both accumulation modes: one group,
+ * 4 groups and group counts from 1 to 33 with a null key among them (shared memory, 32 copies of the accumulators
+ * a block down to 4 as the groups grow), thousands and many groups (global atomics), a hot key with nulls, several
  * key columns of every kind (floats with NaN and -0.0, strings, booleans), and no keys at all; sizes around warp
  * and block boundaries, empty input included. Every aggregate kind runs over inputs of every type it takes, with
  * nulls, masks and overflowing sums; results are compared as sorted groups and overflow flags.
@@ -122,39 +122,24 @@ class CudaAggregateMatchesHostTest extends CudaVsHostTestBase {
   }
 
   /**
-   * The few-groups accumulation at group counts up to 33, one of the groups the null key: in registers up to 4
-   * groups, then in shared memory, 32 copies of the accumulators a block at the fewest groups, 16, 8 and then 4 as
-   * they grow (lanes l and l + copies then share a copy). Sizes: less than a warp, a partial block tile, many tiles
-   * a block.
+   * The shared-memory accumulation at group counts up to 33, one of the groups the null key: 32 copies of the
+   * accumulators a block at the fewest groups, 16, 8 and then 4 as they grow (lanes l and l + copies then share a
+   * copy). Sizes: less than a warp, a partial block tile, many tiles a block.
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33})
   void fewGroupsMatchTheHost(int groups) {
-    for (int n : new int[] {33, 1000, 100_003}) assertGroupsMatch(groups, n);
-  }
-
-  /**
-   * The accumulation in registers (no keys, and 1 to 4 groups, one of them the null key) over 3 M rows: 733 chunks of
-   * 4096 rows, more than the blocks resident at once on an H100 or H200 (4 an SM), so blocks take several, the last
-   * one partial.
-   */
-  @ParameterizedTest
-  @ValueSource(ints = {0, 1, 2, 3, 4})
-  void registerGroupsOverManyChunksMatchTheHost(int groups) {
-    assertGroupsMatch(groups, 3_000_017);
-  }
-
-  /** Every aggregate over {@code n} rows of fresh inputs keyed into {@code groups} groups (0: no keys). */
-  private void assertGroupsMatch(int groups, int n) {
-    List<FieldVector> vectors = new ArrayList<>();
-    try {
-      List<FieldVector> keys = groups == 0 ? List.of() : List.of(intKeys(n, groups));
-      vectors.addAll(keys);
-      List<FieldVector> inputs = inputs(n);
-      vectors.addAll(inputs);
-      assertAggregatesMatch(groups + " groups n=" + n, keys, inputs);
-    } finally {
-      Closeables.closeAll(vectors);
+    for (int n : new int[] {33, 1000, 100_003}) {
+      List<FieldVector> vectors = new ArrayList<>();
+      try {
+        List<FieldVector> keys = List.of(intKeys(n, groups));
+        vectors.addAll(keys);
+        List<FieldVector> inputs = inputs(n);
+        vectors.addAll(inputs);
+        assertAggregatesMatch(groups + " groups n=" + n, keys, inputs);
+      } finally {
+        Closeables.closeAll(vectors);
+      }
     }
   }
 

@@ -9,12 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The aggregation kernels' own code on the CPU, so CI checks it without a GPU: {@code int192_on_cpu.cpp} runs the
  * exact-sum arithmetic of {@code int192.cuh} (products of two and three int64 against __int128 and a schoolbook
  * reference, quotients rounded half up, bounds, atomic sums); {@code aggregate_on_cpu.cpp} runs {@code
- * aggregate.cu}'s group table, the accumulation kernels (global atomics, and shared memory with 1 to 32 copies of
+ * aggregate.cu}'s group table, both accumulation kernels (global atomics, and shared memory with 1 to 32 copies of
  * the accumulators over several blocks), finalisation (sums, sums of products, extremes, counts, 5 and 32 groups
- * with a null key group) and the mean kernel against a reference over __int128; and the accumulation in registers
- * (1 to 4 groups and a global aggregate; no rows, one row, and partial chunks over two blocks) for every aggregate
- * kind over inputs of every layout, with nulls, masks, NaN, infinities and zeros of both signs, its accumulators and
- * flags against a reference. Not speed, nor the GPU's memory model.
+ * with a null key group) and the mean kernel against a reference over __int128. Not speed, nor the GPU's memory
+ * model.
  */
 class AggregateKernelsOnCpuTest {
   @TempDir
