@@ -116,7 +116,8 @@ public final class WarpConf {
   public static final ConfEntry<Set<CompressionCodecName>> PARQUET_DEVICE_CODECS = new ConfEntry<>(PREFIX
       + "parquet.deviceCodecs", "a comma-separated list of " + DeviceCodecs.SUPPORTED + " (or empty)",
       "SNAPPY,LZ4_RAW,LZ4", "Codecs whose pages the GPU Parquet scan uploads as stored and decompresses on the "
-          + "device, a warp per page (LZ4 in the Hadoop framing parquet-mr writes; ZSTD only when named: not on by "
+          + "device, a warp per page or per 64 KiB Snappy fragment (LZ4 in the Hadoop framing parquet-mr writes; "
+          + "ZSTD only when named: not on by "
           + "default until measured). Uncompressed pages are always copied there; a codec left out is decompressed "
           + "by the reader threads when "
           + "spark.warp.parquet.hostCodecs names it.", SESSION, DeviceCodecs::parse);
