@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.data.JoinTables;
+import io.sparkwarp.it.harness.GpuNodes;
 import io.sparkwarp.it.harness.GpuTestBase;
 import io.sparkwarp.it.harness.JoinStrategy;
 import io.sparkwarp.it.harness.QueryCheck;
 import io.sparkwarp.it.harness.SharedSpark;
+import io.sparkwarp.plugin.config.WarpConf;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,6 +116,19 @@ class BroadcastExchangeTest extends GpuTestBase {
     query("SELECT f.id, f.part, b.k_str FROM pq_dpp_fact f JOIN join_build b ON f.part = b.id WHERE b.k_int > 3")
         .conf(JoinStrategy.AUTO_BROADCAST_THRESHOLD, "10m").cpuNodes("SubqueryBroadcastExec")
         .gpuNodes(BROADCAST_HASH_JOIN).fallsBack(SPARK_EXCHANGE, "dynamic partition pruning reads the same broadcast");
+  }
+
+  /**
+   * A GPU join whose GPU version fails to build (an injected internal error) stays Spark's join, which cannot read a
+   * GPU broadcast: it gets Spark's exchange over the GPU build side back, also under adaptive execution, where the
+   * GPU broadcast was judged and made a query stage before the join's conversion failed.
+   */
+  @Test
+  void aJoinThatFailsToConvertReadsSparksExchange() {
+    query("SELECT /*+ BROADCAST(b) */ p.id, b.k_str FROM join_probe p JOIN "
+        + "(SELECT k_int, k_str FROM join_build WHERE id % 2 = 0) b ON p.k_int = b.k_int")
+        .conf(WarpConf.TEST_FAIL_CONVERSION.key(), "BroadcastHashJoinExec").gpuNodes(GpuNodes.FILTER)
+        .fallsBack("BroadcastHashJoinExec", "internal error: injected failure while building the GPU version");
   }
 
   /** The GPU exchange in the GPU run's plan and no exchange of Spark's. */

@@ -6,14 +6,15 @@ import java.util.function.LongPredicate;
 
 /**
  * Failures the tests inject to check that the plugin's own errors never fail a query Spark could run: an exception
- * while tagging the named Spark operators ({@link WarpConf#TEST_FAIL_TAGGING}), or while a named GPU operator sets
- * up a partition ({@link WarpConf#TEST_FAIL_TASK_SETUP}); and device memory running out inside a named GPU
+ * while tagging the named Spark operators ({@link WarpConf#TEST_FAIL_TAGGING}) or building their GPU versions
+ * ({@link WarpConf#TEST_FAIL_CONVERSION}), or while a named GPU operator sets up a partition
+ * ({@link WarpConf#TEST_FAIL_TASK_SETUP}); and device memory running out inside a named GPU
  * operator's steps ({@link WarpConf#TEST_FAIL_DEVICE_ALLOCATIONS}), to check that it retries and splits. All these
  * settings are empty outside tests.
  */
-public record FaultInjection(Set<String> tagging, Set<String> taskSetup, Map<String, AllocationFault> allocations)
-    implements java.io.Serializable {
-  public static final FaultInjection NONE = new FaultInjection(Set.of(), Set.of(), Map.of());
+public record FaultInjection(Set<String> tagging, Set<String> conversion, Set<String> taskSetup,
+    Map<String, AllocationFault> allocations) implements java.io.Serializable {
+  public static final FaultInjection NONE = new FaultInjection(Set.of(), Set.of(), Set.of(), Map.of());
 
   /**
    * Allocations of more than {@code aboveBytes} fail as if the device were full: the first {@code times} of them in
@@ -28,8 +29,8 @@ public record FaultInjection(Set<String> tagging, Set<String> taskSetup, Map<Str
   }
 
   public static FaultInjection of(WarpConf conf) {
-    return new FaultInjection(conf.get(WarpConf.TEST_FAIL_TAGGING), conf.get(WarpConf.TEST_FAIL_TASK_SETUP),
-        conf.get(WarpConf.TEST_FAIL_DEVICE_ALLOCATIONS));
+    return new FaultInjection(conf.get(WarpConf.TEST_FAIL_TAGGING), conf.get(WarpConf.TEST_FAIL_CONVERSION),
+        conf.get(WarpConf.TEST_FAIL_TASK_SETUP), conf.get(WarpConf.TEST_FAIL_DEVICE_ALLOCATIONS));
   }
 
   /** Parses {@code operator:bytes[:times]} entries, comma-separated. */
@@ -48,6 +49,13 @@ public record FaultInjection(Set<String> tagging, Set<String> taskSetup, Map<Str
   /** Throws when tagging of Spark operator {@code sparkName} is to fail. */
   public void beforeTagging(String sparkName) {
     if (tagging.contains(sparkName)) throw new IllegalStateException("injected failure while tagging " + sparkName);
+  }
+
+  /** Throws when building the GPU version of Spark operator {@code sparkName} is to fail. */
+  public void beforeConversion(String sparkName) {
+    if (conversion.contains(sparkName)) {
+      throw new IllegalStateException("injected failure while building the GPU version of " + sparkName);
+    }
   }
 
   /** Throws when {@code gpuOperator}'s per-partition setup is to fail. */

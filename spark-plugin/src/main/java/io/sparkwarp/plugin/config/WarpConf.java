@@ -101,6 +101,10 @@ public final class WarpConf {
   public static final ConfEntry<Set<String>> TEST_FAIL_TAGGING = ConfEntry.names(PREFIX + "test.failTagging",
       SESSION, "For tests only: Spark operator names (comma-separated) whose tagging throws, to check that such an "
           + "internal error keeps the operator on the CPU and the query runs.");
+  public static final ConfEntry<Set<String>> TEST_FAIL_CONVERSION = ConfEntry.names(PREFIX + "test.failConversion",
+      SESSION, "For tests only: Spark operator names (comma-separated) whose GPU version throws while it is built, "
+          + "after tagging let it run on the GPU, to check that such an internal error keeps the operator on the CPU "
+          + "and the query runs.");
   public static final ConfEntry<Set<String>> TEST_FAIL_TASK_SETUP = ConfEntry.names(PREFIX + "test.failTaskSetup",
       SESSION, "For tests only: GPU operator names (comma-separated) whose per-partition setup throws, to check "
           + "that the partition then runs on the CPU.");
@@ -191,7 +195,7 @@ public final class WarpConf {
         DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
         STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES,
         PARQUET_BATCH_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
-        TEST_FAIL_TAGGING, TEST_FAIL_TASK_SETUP, TEST_FAIL_DEVICE_ALLOCATIONS));
+        TEST_FAIL_TAGGING, TEST_FAIL_CONVERSION, TEST_FAIL_TASK_SETUP, TEST_FAIL_DEVICE_ALLOCATIONS));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,
           "Whether " + rule.sparkName() + " may be replaced by " + rule.description() + "."));

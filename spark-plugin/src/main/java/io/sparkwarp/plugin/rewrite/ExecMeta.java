@@ -13,6 +13,7 @@ import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.expressions.SortOrder$;
 import org.apache.spark.sql.execution.SortExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.BroadcastQueryStageExec;
 import org.apache.spark.sql.execution.exchange.BroadcastExchangeExec;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -110,6 +111,7 @@ public abstract class ExecMeta {
           onDevice.add(c instanceof GpuExec || childStaysOnHost(i) ? c
               : new HostToGpuExec(c, context.batchRows(), context.batchBytes()));
         }
+        if (rule != null) context.faults().beforeConversion(rule.sparkName());
         return convertToGpu(onDevice);
       } catch (Throwable t) {
         willNotWorkOnGpu(context.internalErrors().record(plan.nodeName(), t));
@@ -120,9 +122,11 @@ public abstract class ExecMeta {
     List<Seq<SortOrder>> required = CollectionConverters.asJava(plan.requiredChildOrdering());
     for (int i = 0; i < converted.size(); i++) {
       SparkPlan c = converted.get(i);
-      // a GPU broadcast this operator cannot read (its own GPU version failed to build): Spark's exchange again
-      if (c instanceof GpuBroadcastExchangeExec b) {
-        c = new BroadcastExchangeExec(b.mode(), new GpuToHostExec(b.child()));
+      // a GPU broadcast this operator cannot read (its own GPU version failed to build): Spark's exchange again, also
+      // where adaptive execution made the GPU broadcast a query stage already (its build then runs once more)
+      GpuBroadcastExchangeExec gpuBroadcast = gpuBroadcastOf(c);
+      if (gpuBroadcast != null) {
+        c = new BroadcastExchangeExec(gpuBroadcast.mode(), new GpuToHostExec(gpuBroadcast.child()));
       }
       if (c instanceof GpuExec) c = new GpuToHostExec(c);
       // a GPU join replaced a sort-merge join whose order this operator was planned on: sort again
@@ -132,6 +136,15 @@ public abstract class ExecMeta {
       onHost.add(c);
     }
     return plan.withNewChildren(CollectionConverters.asScala(onHost).toSeq());
+  }
+
+  /** The GPU broadcast exchange {@code plan} is, or reads as a query stage of adaptive execution; else null. */
+  private static GpuBroadcastExchangeExec gpuBroadcastOf(SparkPlan plan) {
+    if (plan instanceof GpuBroadcastExchangeExec b) return b;
+    if (plan instanceof BroadcastQueryStageExec stage && stage.broadcast() instanceof GpuBroadcastExchangeExec b) {
+      return b;
+    }
+    return null;
   }
 
   /** Appends this subtree to an explain listing, '*' on the GPU, '!' on the CPU with reasons. */
