@@ -117,7 +117,7 @@ class ParquetKernelsOnCpuTest {
   private EncodedBlocks fragmentedSnappyBlocks(boolean corrupt) throws IOException {
     java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream();
     CompressedBlocks blocks = new CompressedBlocks();
-    byte[] raw = LzInputs.of(rnd.nextInt(LzInputs.KINDS), 66_000 + rnd.nextInt(40_000), rnd);
+    byte[] raw = LzInputs.of(rnd.nextInt(LzInputs.KINDS), 66_000 + rnd.nextInt(10_000), rnd);
     byte[][] across = SnappyStreams.acrossFragments(2, rnd);
     byte[] packed = Snappy.compress(raw);
     blocks.add(0, packed.length, 0, raw.length, CompressedBlocks.Codec.SNAPPY);

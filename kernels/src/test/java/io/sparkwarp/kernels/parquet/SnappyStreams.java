@@ -17,7 +17,7 @@ final class SnappyStreams {
    */
   static byte[][] acrossFragments(int fragments, Random rnd) {
     int target = Math.toIntExact(fragments * SnappyFragments.FRAGMENT_BYTES);
-    byte[] out = new byte[target + 70_000];
+    byte[] out = new byte[target + 128];
     int size = 0;
     ByteArrayOutputStream elements = new ByteArrayOutputStream();
     while (size < target) {
@@ -29,7 +29,8 @@ final class SnappyStreams {
         for (int k = 0; k < 4; k++) elements.write(offset >>> (8 * k));
         for (int i = 0; i < length; i++, size++) out[size] = out[size - offset];  // overlapping copies repeat
       } else {
-        int length = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(70_000) : 1 + rnd.nextInt(60);
+        // long literals run across boundaries; none runs far past the last one
+        int length = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(Math.min(70_000, target - size + 64)) : 1 + rnd.nextInt(60);
         literal(elements, length);
         for (int i = 0; i < length; i++, size++) {
           out[size] = (byte) rnd.nextInt(256);
