@@ -128,6 +128,19 @@ extern "C" __global__ void sw_sort_key_stats(int32_t kind, const uint8_t* data, 
   }
 }
 
+// *nulls += the nulls among rows [0, n) of a validity bitmap: the one statistic of a key packed at its full width
+// (io.sparkwarp.kernels.sort.KeyStatistics.nullsOnly), from a bit a row where sw_sort_key_stats reads the values.
+extern "C" __global__ void sw_sort_null_count(const uint32_t* validity, int64_t n, unsigned long long* nulls) {
+  unsigned long long count = 0;
+  for_each_index((n + 31) / 32, [&](int64_t w) {
+    const int64_t rows = n - 32 * w;
+    const uint32_t past = rows < 32 ? ~0u << rows : 0u;  // bits past the last row count as valid
+    count += 32 - __popc(validity[w] | past);
+  });
+  for (int d = 16; d > 0; d >>= 1) count += __shfl_xor_sync(FULL_WARP, count, d);
+  if (lane_id() == 0 && count != 0) atomicAdd(nulls, count);
+}
+
 // digits[j] = digit `position` of row r = order[j] (r = j where order is null), max_digit - digit when descending:
 // byte `position` of a fixed-width key, byte position `position` of a string. A null gets 0: nulls tie in every
 // value pass, so they keep their order until the null pass places them.

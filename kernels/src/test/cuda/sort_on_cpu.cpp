@@ -254,6 +254,9 @@ std::vector<unsigned long long> statistics(const Column& c, int64_t n) {
     else if (c.kind == KIND_STRING) longest = std::max<long long>(longest, c.length(i));
   }
   expect(static_cast<long long>(stats[5]) == nulls, "null count", stats[5], nulls);
+  unsigned long long counted = 0;
+  launch(2, 64, [&] { sw_sort_null_count(c.validity.data(), n, &counted); });
+  expect(static_cast<long long>(counted) == nulls, "null count from the validity alone", counted, nulls);
   expect(static_cast<long long>(stats[4]) == longest, "longest string", stats[4], longest);
   return stats;
 }

@@ -28,6 +28,7 @@ final class CudaSortPrimitives implements SortPrimitives {
   private final CudaBackend backend;
   private final CudaStableGrouping grouping;
   private final CudaKernel statistics;
+  private final CudaKernel nullCount;
   private final CudaKernel digits;
   private final CudaKernel nullDigits;
   private final CudaKernel ranks;
@@ -41,6 +42,7 @@ final class CudaSortPrimitives implements SortPrimitives {
     this.backend = backend;
     this.grouping = grouping;
     statistics = module.kernel("sw_sort_key_stats");
+    nullCount = module.kernel("sw_sort_null_count");
     digits = module.kernel("sw_sort_digits");
     nullDigits = module.kernel("sw_sort_null_digits");
     ranks = module.kernel("sw_sort_ranks");
@@ -57,6 +59,15 @@ final class CudaSortPrimitives implements SortPrimitives {
     if (rows == 0) return;
     // whole warps: the kernel reduces each warp's lanes with full-mask shuffles
     statistics.launchGridStride(rows, CudaStream.of(stream), column(key).i64(rows).pointer(stats, 8L * at));
+  }
+
+  @Override
+  public void nullCount(DeviceColumn key, int rows, DeviceBuffer stats, int at, DeviceStream stream) {
+    SortPrimitives.checkStatisticsArguments(key, rows, stats, at);
+    if (rows == 0) return;
+    // a thread a validity word, whole warps as above
+    nullCount.launchGridStride((rows + 31) / 32, CudaStream.of(stream),
+        new KernelArgs().pointer(key.validity()).i64(rows).pointer(stats, 8L * (at + 5)));
   }
 
   @Override

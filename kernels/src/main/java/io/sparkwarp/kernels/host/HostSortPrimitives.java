@@ -40,6 +40,18 @@ final class HostSortPrimitives implements SortPrimitives {
   }
 
   @Override
+  public void nullCount(DeviceColumn key, int rows, DeviceBuffer stats, int at, DeviceStream stream) {
+    SortPrimitives.checkStatisticsArguments(key, rows, stats, at);
+    long validity = key.validity().address();
+    long nulls = 0;
+    for (int i = 0; i < rows; i++) {
+      if (!HostBatchPrimitives.getBit(validity, i)) nulls++;
+    }
+    long out = stats.address() + 8L * (at + 5);
+    MemoryUtil.putLong(out, MemoryUtil.getLong(out) + nulls);
+  }
+
+  @Override
   public void ranks(DeviceBuffer order, int rows, DeviceBuffer ranks, DeviceStream stream) {
     SortPrimitives.checkRanksArguments(order, rows, ranks);
     for (int j = 0; j < rows; j++) {

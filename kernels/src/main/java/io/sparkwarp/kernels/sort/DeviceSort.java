@@ -4,7 +4,9 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.DeviceReadback;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A stable sort of a device batch by several keys in Spark's order (every {@code DeviceType.Kind}: signed integers,
@@ -52,10 +54,18 @@ public final class DeviceSort {
 
   private static void sortInto(Backend backend, DeviceBatch batch, List<SortKey> keys, DeviceBuffer order,
       DeviceStream stream) {
+    if (PackedKeys.fitAtFullWidth(batch, keys)) {
+      // no read of the values first (a 64th of it for int64 keys): the histograms tell the passes that change nothing
+      PackedKeys full = PackedKeys.plan(batch, keys, KeyStatistics.nullsOnly(backend, batch, keys, stream));
+      if (full != null) {  // else null flags took it past 64 bits
+        sortPairs(backend, batch, full, true, order, stream);
+        return;
+      }
+    }
     List<KeyStatistics> statistics = KeyStatistics.read(backend, batch, keys, stream);
     PackedKeys packed = PackedKeys.plan(batch, keys, statistics);
     if (packed != null) {
-      sortPairs(backend, batch, packed, order, stream);
+      sortPairs(backend, batch, packed, false, order, stream);
     } else {
       sortDigits(backend, batch, keys, statistics, order, stream);
     }
@@ -66,19 +76,20 @@ public final class DeviceSort {
    * columns, which also writes the packed words where there are three passes or more (with fewer the first pass
    * packs them from the key columns itself); each pass writes (word, row id) pairs into the other of
    * two pair buffers, the last only the row ids, into {@code order}; or, where a last pass places the first key's
-   * nulls, into a spare that pass groups into {@code order}.
+   * nulls, into a spare that pass groups into {@code order}. With {@code skipTies} (words packed at full width),
+   * the histograms are read back first and a pass whose digit is the same in every row is left out.
    */
-  private static void sortPairs(Backend backend, DeviceBatch batch, PackedKeys packed, DeviceBuffer order,
-      DeviceStream stream) {
+  private static void sortPairs(Backend backend, DeviceBatch batch, PackedKeys packed, boolean skipTies,
+      DeviceBuffer order, DeviceStream stream) {
     int rows = batch.rowCount();
     List<PackedKeys.Pass> passes = packed.passes();
-    int count = passes.size();
+    int planned = passes.size();
     SortPrimitives sorts = backend.sorts();
     SortKey nullPass = packed.nullPass();
-    try (DeviceBuffer counts = backend.allocate(4L * SortPrimitives.DIGIT_CELLS * count, stream);
-        DeviceBuffer spare = count > 1 || nullPass != null ? backend.allocate(4L * rows, stream) : null;
-        DeviceBuffer wordsA = count > 1 ? backend.allocate(8L * rows, stream) : null;
-        DeviceBuffer wordsB = count > 2 ? backend.allocate(8L * rows, stream) : null) {
+    try (DeviceBuffer counts = backend.allocate(4L * SortPrimitives.DIGIT_CELLS * planned, stream);
+        DeviceBuffer spare = planned > 1 || nullPass != null ? backend.allocate(4L * rows, stream) : null;
+        DeviceBuffer wordsA = planned > 1 ? backend.allocate(8L * rows, stream) : null;
+        DeviceBuffer wordsB = planned > 2 ? backend.allocate(8L * rows, stream) : null) {
       // the ids of the pairs' last pass go where the null pass, if any, reads them
       DeviceBuffer last = nullPass != null ? spare : order;
       DeviceBuffer other = nullPass != null ? order : spare;
@@ -87,17 +98,19 @@ public final class DeviceSort {
       DeviceBuffer words = wordsB;
       DeviceBuffer ids = null;  // the identity order
       sorts.digitCounts(packed, null, rows, passes, counts, words, stream);
+      int[] run = skipTies ? changing(backend, counts, planned, rows, stream) : IntStream.range(0, planned).toArray();
+      int count = run.length;
       for (int p = 0; p < count; p++) {
-        PackedKeys.Pass pass = passes.get(p);
+        PackedKeys.Pass pass = passes.get(run[p]);
         DeviceBuffer idsOut = (count - 1 - p) % 2 == 0 ? last : other;
         DeviceBuffer wordsOut = p == count - 1 ? null : p % 2 == 0 ? wordsA : wordsB;
-        sorts.pairPass(words == null ? packed : null, words, ids, rows, pass.shift(), pass.bits(), counts, p, wordsOut,
-            idsOut, stream);
+        sorts.pairPass(words == null ? packed : null, words, ids, rows, pass.shift(), pass.bits(), counts, run[p],
+            wordsOut, idsOut, stream);
         words = wordsOut;
         ids = idsOut;
       }
       if (nullPass != null) {
-        // the digits take the words' place: 4 of their 8 bytes a row (count is 1 here only without them)
+        // the digits take the words' place: 4 of their 8 bytes a row (planned is 1 here only without them)
         try (DeviceBuffer own = wordsA == null ? backend.allocate(4L * rows, stream) : null) {
           DeviceBuffer digits = own != null ? own : wordsA;
           sorts.nullDigits(batch.column(nullPass.column()), rows, ids, nullPass.nullsFirst(), digits, stream);
@@ -105,6 +118,18 @@ public final class DeviceSort {
         }
       }
     }
+  }
+
+  /**
+   * The passes among the {@code planned} histograms of {@code counts} whose digit differs between rows, in order; the
+   * first alone where none does (one pass still writes the order, the identity).
+   */
+  private static int[] changing(Backend backend, DeviceBuffer counts, int planned, int rows, DeviceStream stream) {
+    int cells = SortPrimitives.DIGIT_CELLS;
+    long[] all = DeviceReadback.ints(backend, counts, 0, cells * planned, stream);
+    int[] run = IntStream.range(0, planned)
+        .filter(p -> IntStream.range(0, cells).noneMatch(d -> all[p * cells + d] == rows)).toArray();
+    return run.length > 0 ? run : new int[] {0};
   }
 
   /** Runs the digit passes, alternating between {@code order} and a spare so that the last one writes {@code order}. */

@@ -74,6 +74,26 @@ public record PackedKeys(List<Field> fields, long varying, SortKey nullPass) {
   }
 
   /**
+   * Whether {@code keys} fit one word with every bit of their sortable values: fixed-width keys (not 128-bit
+   * decimals), at most {@link #MAX_FIELDS}, whose {@link #fullBits} add up to 64 at most (null flags aside).
+   */
+  static boolean fitAtFullWidth(DeviceBatch batch, List<SortKey> keys) {
+    if (keys.size() > MAX_FIELDS) return false;
+    int bits = 0;
+    for (SortKey key : keys) {
+      DeviceType type = batch.column(key.column()).type();
+      if (type.isVariableWidth() || type.kind() == DeviceType.Kind.DECIMAL128) return false;
+      bits += fullBits(type);
+    }
+    return bits <= 64;
+  }
+
+  /** The bits of a fixed-width type's sortable key (sort_keys.cuh's sortable_key): 1 for a boolean. */
+  static int fullBits(DeviceType type) {
+    return type.isBitPacked() ? 1 : 8 * type.width();
+  }
+
+  /**
    * The passes, least significant first: each from the lowest varying bit not covered yet to the highest varying bit
    * of the {@link #DIGIT_BITS} from there, so bits that no row changes cost no pass, and a digit of fewer bits fewer
    * buckets (as few passes as any cover of the varying bits by 8-bit digits).

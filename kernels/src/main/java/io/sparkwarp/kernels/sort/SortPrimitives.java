@@ -35,6 +35,12 @@ public interface SortPrimitives {
   void keyStatistics(DeviceColumn key, int rows, DeviceBuffer stats, int at, DeviceStream stream);
 
   /**
+   * Adds the count of nulls among rows [0, rows) of {@code key} into word {@code at + 5} of {@code stats}: the last
+   * of {@link #keyStatistics}' words alone, from the validity bits, for keys packed at their full width.
+   */
+  void nullCount(DeviceColumn key, int rows, DeviceBuffer stats, int at, DeviceStream stream);
+
+  /**
    * digits[j] (int32) = digit {@code position} of row order[j] of {@code key} (row j where {@code order} is null),
    * for j in [0, rows): byte {@code position} (0: least significant) of a fixed-width value's sortable key, or the
    * digit of byte position {@code position} of a string or binary; {@code buckets(kind) - 1 - digit} when

@@ -2,8 +2,10 @@ package io.sparkwarp.kernels.sort;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.Closeables;
@@ -185,6 +187,16 @@ class HostDeviceSortTest extends BackendTestBase {
       assertEquals(-1L, wide.varying());
       assertEquals(new SortKey(1, true, false), wide.nullPass());
       assertEquals(8, wide.passes().size());
+      // at full width, planned from the null counts alone: the ints' 32 bits and their null flag, the first pass
+      // over bits 0 to 7 (which the histograms show to vary, so the sort keeps it)
+      List<SortKey> intKey = List.of(new SortKey(0, false, true));
+      assertTrue(PackedKeys.fitAtFullWidth(batch, intKey));
+      PackedKeys full = PackedKeys.plan(batch, intKey, KeyStatistics.nullsOnly(backend, batch, intKey, stream));
+      assertEquals(List.of(new PackedKeys.Field(batch.column(0), true, true, 0, 32, true, 0)), full.fields());
+      assertEquals(5, full.passes().size());
+      assertFalse(PackedKeys.fitAtFullWidth(batch, List.of(new SortKey(0, true, true), new SortKey(1, true, true))));
+      assertFalse(PackedKeys.fitAtFullWidth(batch, List.of(new SortKey(2, true, true))));
+      assertFalse(PackedKeys.fitAtFullWidth(batch, List.of(new SortKey(3, true, true))));
       // the ints' field below the longs' 64 bits does not fit, nor the longs' flag below the first key
       assertNull(plan(batch, List.of(new SortKey(1, true, true), new SortKey(0, true, true))));
       assertNull(plan(batch, List.of(new SortKey(0, true, true), new SortKey(1, true, true))));
