@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongPredicate;
 import java.util.function.Supplier;
@@ -27,14 +28,15 @@ import org.slf4j.LoggerFactory;
  * their temporaries on every exception and hand nothing on before they return), so it can run again: first once
  * another task on the device has freed memory, then, if it fails again or no other task holds memory that waiting
  * could bring back, on the halves of its input by rows, in order, each half retried and split the same way. A single
- * row that does not fit fails with an error naming the operator and the bytes it asked for.
+ * row that does not fit fails with an error naming the operator and the bytes it asked for. A step whose input cannot
+ * be split only waits and runs again, after its caller freed what it can do without where it can ({@link #run}).
  */
 final class DeviceRetry {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceRetry.class);
   /** The longest a step waits for other tasks to free memory before it splits its input (or fails, unsplit). */
   static final long WAIT_MILLIS = 10_000;
-  /** Waits before an unsplittable step gives up. */
-  private static final int MAX_WAITS = 3;
+  /** Times an unsplittable step runs again (after its caller or other tasks freed memory) before it gives up. */
+  private static final int MAX_RETRIES = 3;
 
   /** Makes the piece of {@code whole} at rows [start, start + length), which the caller closes. */
   interface Slicer<I> {
@@ -55,8 +57,16 @@ final class DeviceRetry {
 
   /** The retry of {@code metrics.operator()}'s steps in the current task (on the executor). */
   static DeviceRetry of(RetryMetrics metrics) {
+    return of(metrics, metrics.operator());
+  }
+
+  /**
+   * The retry of steps {@code metrics.operator()} runs in the current task besides its own per-partition work (a
+   * broadcast join's build), whose injected failures tests name {@code faultName} so as to tell them apart.
+   */
+  static DeviceRetry of(RetryMetrics metrics, String faultName) {
     return new DeviceRetry(metrics, () -> TaskGpu.get().backend().deviceMemory(),
-        FaultInjection.of(WarpConf.of(SQLConf.get())).allocationFailures(metrics.operator()));
+        FaultInjection.of(WarpConf.of(SQLConf.get())).allocationFailures(faultName));
   }
 
   /**
@@ -64,16 +74,40 @@ final class DeviceRetry {
    * input cannot be split, such as a merge of the whole partition).
    */
   <O> O run(Supplier<O> step) {
-    for (int waits = 0; ; waits++) {
+    return run(step, "", () -> false);
+  }
+
+  /**
+   * {@link #run(Supplier)} for a step whose caller holds device memory it can do without: each time the step runs out,
+   * {@code release} frees what it can first (returning whether it freed any), and the step runs again at once when it
+   * did, or else once another task freed memory; at most {@link #MAX_RETRIES} times in all.
+   *
+   * @param what what the step makes, for the error: empty, or " making ..."
+   */
+  <O> O run(Supplier<O> step, String what, BooleanSupplier release) {
+    for (int retries = 0; ; retries++) {
       try {
         return attempt(step);
       } catch (DeviceOutOfMemoryException e) {
-        if (waits == MAX_WAITS || !await(e)) {
-          throw new DeviceOutOfMemoryException(metrics.operator() + " ran out of device memory, and waiting for "
-              + "other tasks to free some did not help: " + e.getMessage(), e);
+        if (retries == MAX_RETRIES || !(released(e, release) || await(e))) {
+          throw new DeviceOutOfMemoryException(metrics.operator() + " ran out of device memory" + what + ", and "
+              + "waiting for other tasks to free some did not help: " + e.getMessage(), e);
         }
       }
     }
+  }
+
+  /**
+   * Whether {@code release} freed memory of the caller's after {@code failure}, so the step may run again; not
+   * counted in the retries metric, which tells of other tasks' memory.
+   */
+  private boolean released(DeviceOutOfMemoryException failure, BooleanSupplier release) {
+    boolean freed = release.getAsBoolean();
+    if (freed) {
+      LOG.info("sparkwarp: {} ran out of device memory ({}); freed memory it could do without, running it again",
+          metrics.operator(), failure.getMessage());
+    }
+    return freed;
   }
 
   /** Waits for another task to free device memory after {@code failure}; returns whether the step may run again. */

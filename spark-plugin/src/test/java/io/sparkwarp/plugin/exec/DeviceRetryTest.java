@@ -125,4 +125,32 @@ class DeviceRetryTest {
       assertEquals(0, memory.bytesInUse());
     }
   }
+
+  /**
+   * An unsplittable step runs again at once after its caller freed memory of its own, then after other tasks did, and
+   * gives up after a bounded number of retries with an error naming the operator, what the step makes and the bytes.
+   */
+  @Test
+  void aStepRunsAgainAfterItsCallerFreedMemoryAndGivesUpWhenNothingHelps() {
+    try (Backend backend = Backends.open(BackendKind.HOST, BackendOptions.defaults());
+        DeviceStream stream = backend.newStream()) {
+      RetryMetrics metrics = metrics();
+      int[] releases = {0};
+      DeviceRetry twice = new DeviceRetry(metrics, backend::deviceMemory, new AllocationFault(0, 2).newCounter());
+      assertEquals(List.of(0, 1), twice.run(() -> rowsOf(backend, stream, new Rows(0, 2)), " making X",
+          () -> releases[0]++ < 2));
+      assertEquals(2, releases[0], "freed its own memory before each retry");
+      assertEquals(0, metrics.retries().value(), "no other task freed any");
+
+      DeviceRetry always = new DeviceRetry(metrics, backend::deviceMemory, bytes -> true);
+      int[] calls = {0};
+      DeviceOutOfMemoryException e = assertThrows(DeviceOutOfMemoryException.class,
+          () -> always.run(() -> rowsOf(backend, stream, new Rows(0, 2)), " making X", () -> ++calls[0] > 0));
+      assertTrue(e.getMessage().startsWith("TestExec ran out of device memory making X, and waiting for other tasks "
+          + "to free some did not help"), e.getMessage());
+      assertTrue(e.getMessage().contains("asked for 16 bytes"), e.getMessage());
+      assertEquals(3, calls[0], "a bounded number of retries, though the caller always freed something");
+      assertEquals(0, backend.deviceMemory().bytesInUse());
+    }
+  }
 }
