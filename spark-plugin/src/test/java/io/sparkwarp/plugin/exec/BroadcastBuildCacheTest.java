@@ -1,8 +1,10 @@
 package io.sparkwarp.plugin.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.join.HashJoinBuild;
@@ -11,9 +13,15 @@ import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.testing.BackendTestBase;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -23,7 +31,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Broadcast builds with a fake block-presence check standing for the executor's BlockManager: a build is made once
  * and shared, stays while its broadcast lives, and its device memory is released once the broadcast is removed and
- * no task uses it, never before; the budget frees idle builds of live broadcasts, least recently used first.
+ * no task uses it, never before; the budget frees idle builds of live broadcasts, least recently used first. A build
+ * is made outside the cache's lock, and a make that fails leaves nothing behind.
  */
 class BroadcastBuildCacheTest extends BackendTestBase {
   /** The broadcasts Spark has removed, as the BlockManager would show it. */
@@ -126,6 +135,91 @@ class BroadcastBuildCacheTest extends BackendTestBase {
     assertEquals(0, cache.deviceBytes(1), "the least recently used idle build");
     assertTrue(cache.deviceBytes(2) > 0 && cache.deviceBytes(3) > 0);
     cache.clear();
+  }
+
+  /**
+   * A build being made holds no lock: another broadcast's build is acquired and released meanwhile (a task freeing
+   * memory the maker may be waiting for), and a second task that needs the build being made waits for its maker.
+   */
+  @Test
+  void makingABuildBlocksNeitherOtherBroadcastsNorTheirReleases() throws Exception {
+    cache.acquire(2, () -> build(100));
+    CountDownLatch making = new CountDownLatch(1);
+    CountDownLatch mayFinish = new CountDownLatch(1);
+    ExecutorService tasks = Executors.newFixedThreadPool(2);
+    try {
+      Future<JoinBuildSide> maker = tasks.submit(() -> cache.acquire(1, () -> {
+        making.countDown();
+        await(mayFinish);
+        return build(50);
+      }));
+      assertTrue(making.await(5, TimeUnit.SECONDS));
+      Future<JoinBuildSide> waiter = tasks.submit(() -> cache.acquire(1, () -> build(50)));
+      budget = 0;
+      assertTimeoutPreemptively(Duration.ofSeconds(5), () -> cache.release(2));
+      assertEquals(0, cache.deviceBytes(2), "released and freed (over the budget) while the other build is made");
+      assertEquals(0, cache.deviceBytes(1), "not made yet");
+      cache.freeRemovedUnlessBusy();
+      assertFalse(cache.freeIdleBuilds(), "a build being made is not idle");
+      Thread.sleep(50);
+      assertFalse(waiter.isDone(), "waits for the maker");
+
+      mayFinish.countDown();
+      JoinBuildSide built = maker.get(5, TimeUnit.SECONDS);
+      assertSame(built, waiter.get(5, TimeUnit.SECONDS), "made once, shared");
+      assertEquals(2, made.get(), "broadcast 2's build and broadcast 1's, once");
+      cache.release(1);
+      cache.release(1);
+    } finally {
+      mayFinish.countDown();
+      tasks.shutdownNow();
+    }
+    cache.clear();
+    assertEquals(0, deviceBytes());
+  }
+
+  /** A make that fails leaves nothing behind: the next task to need the build makes it again. */
+  @Test
+  void aFailedMakeLeavesNoEntry() {
+    RuntimeException failure = new IllegalStateException("out of memory");
+    assertSame(failure, assertThrows(IllegalStateException.class, () -> cache.acquire(1, () -> {
+      throw failure;
+    })));
+    assertEquals(0, cache.deviceBytes(1));
+    assertThrows(IllegalStateException.class, () -> cache.release(1), "nothing acquired");
+    JoinBuildSide build = cache.acquire(1, () -> build(10));
+    assertEquals(1, made.get());
+    assertTrue(cache.deviceBytes(1) > 0 && build != null);
+    cache.release(1);
+    cache.clear();
+  }
+
+  /** Out of device memory, a maker frees the idle builds, of live broadcasts too, and never one in use. */
+  @Test
+  void freeingIdleBuildsSparesThoseInUse() {
+    cache.acquire(1, () -> build(100));
+    cache.acquire(2, () -> build(100));
+    cache.acquire(3, () -> build(100));
+    cache.release(1);
+    cache.release(3);
+    long inUse = cache.deviceBytes(2);
+    long held = deviceBytes();
+    assertTrue(cache.freeIdleBuilds());
+    assertEquals(0, cache.deviceBytes(1));
+    assertEquals(0, cache.deviceBytes(3));
+    assertEquals(inUse, cache.deviceBytes(2));
+    assertTrue(deviceBytes() < held / 2, "two of three builds' memory released");
+    assertFalse(cache.freeIdleBuilds(), "none idle left");
+    cache.release(2);
+    cache.clear();
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertTrue(latch.await(5, TimeUnit.SECONDS));
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
   }
 
   @Test
