@@ -9,12 +9,17 @@ import java.util.function.LongPredicate;
  * while tagging the named Spark operators ({@link WarpConf#TEST_FAIL_TAGGING}) or building their GPU versions
  * ({@link WarpConf#TEST_FAIL_CONVERSION}), or while a named GPU operator sets up a partition
  * ({@link WarpConf#TEST_FAIL_TASK_SETUP}); and device memory running out inside a named GPU
- * operator's steps ({@link WarpConf#TEST_FAIL_DEVICE_ALLOCATIONS}), to check that it retries and splits. All these
- * settings are empty outside tests.
+ * operator's steps ({@link WarpConf#TEST_FAIL_DEVICE_ALLOCATIONS}), or inside the making of a broadcast join's device
+ * build ({@link #BROADCAST_BUILD}), to check that it retries and splits. All these settings are empty outside tests.
  */
 public record FaultInjection(Set<String> tagging, Set<String> conversion, Set<String> taskSetup,
     Map<String, AllocationFault> allocations) implements java.io.Serializable {
   public static final FaultInjection NONE = new FaultInjection(Set.of(), Set.of(), Set.of(), Map.of());
+  /**
+   * The name under which allocations fail while a broadcast join's device build is made (each task that makes one
+   * counts its own failures): apart from the join's name, which names the steps over its stream batches.
+   */
+  public static final String BROADCAST_BUILD = "BroadcastBuild";
 
   /**
    * Allocations of more than {@code aboveBytes} fail as if the device were full: the first {@code times} of them in

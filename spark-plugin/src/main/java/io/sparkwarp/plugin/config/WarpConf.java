@@ -112,7 +112,8 @@ public final class WarpConf {
       new ConfEntry<>(PREFIX + "test.failDeviceAllocations", "a comma-separated list of operator:bytes[:times]", "",
           "For tests only: GPU operator names, each with a size, whose device allocations above that size fail as "
               + "if the device were full (the first times of them in each partition, or all), to check that the "
-              + "operator retries, splits its batches, or fails with a clear error.", SESSION,
+              + "operator retries, splits its batches, or fails with a clear error; the name "
+              + FaultInjection.BROADCAST_BUILD + " stands for the making of broadcast joins' device builds.", SESSION,
           FaultInjection::parseAllocationFaults);
   public static final ConfEntry<Long> PARQUET_BATCH_BYTES = ConfEntry.bytes(PREFIX + "parquet.batchBytes", 256L << 20,
       SESSION, "Uncompressed bytes of the needed column chunks the GPU Parquet scan decodes into one device batch "

@@ -5,6 +5,7 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.memory.DeviceMemory;
+import io.sparkwarp.plugin.config.FaultInjection;
 import io.sparkwarp.plugin.runtime.GpuDevice;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.util.Iterator;
@@ -31,7 +32,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * ContextCleaner finds the driver's handle unreachable (RemoveBroadcast); a build whose broadcast has no block left
  * here is freed once no task uses it, checked whenever a task releases a build and at the end of every task on the
  * executor. Idle builds are also freed, least recently used first, while they hold more than an eighth of their
- * device's memory limit; all go when the executor stops.
+ * device's memory limit; all go when the executor stops. A build that runs out of device memory cannot be split: it is
+ * made again once the device's idle builds are freed or, failing that, once other tasks freed memory
+ * ({@link DeviceRetry}), and fails at last with an error naming the join, the broadcast and the bytes asked for.
  */
 public final class BroadcastBuilds {
   /** Per device index; made when a device first needs one. */
@@ -53,7 +56,11 @@ public final class BroadcastBuilds {
         shutdownHooked = true;
       }
     }
-    return cache(device).acquire(id, () -> make(device, value, plan));
+    BroadcastBuildCache cache = cache(device);
+    // a build is one hash table over the whole broadcast: out of device memory it cannot be split, only made again
+    DeviceRetry retry = DeviceRetry.of(plan.retryMetrics(), FaultInjection.BROADCAST_BUILD);
+    return cache.acquire(id, () -> retry.run(() -> make(device, value, plan),
+        " making the build of broadcast " + id + " after freeing the idle builds", cache::freeIdleBuilds));
   }
 
   /** One task is done with broadcast {@code id}'s build on {@code device}. */
@@ -87,26 +94,42 @@ public final class BroadcastBuilds {
         || blocks.getStatus(new BroadcastBlockId(id, "")).isDefined();
   }
 
+  /** Puts the broadcast on the device and builds its hash table; on any failure, nothing of it is left there. */
   private static JoinBuildSide make(GpuDevice device, Object value, GpuHashJoinExec.PartitionPlan plan) {
     Backend backend = device.backend();
     DeviceStream stream = device.sharedStream();
-    try (DeviceMemory.TaskScope shared = backend.deviceMemory().enterTask(DeviceMemory.NO_TASK);
-        BufferAllocator allocator = backend.transferMemory().arrowAllocator()
-            .newChildAllocator("broadcast build", 0, Long.MAX_VALUE)) {
-      DeviceBatch batch;
-      try (VectorSchemaRoot root = value instanceof ColumnarBroadcast columns ? columns.gather(allocator)
-          : relationRows((HashedRelation) value, plan, allocator)) {
-        batch = root == null ? DeviceBatches.empty(backend, DeviceBatches.types(plan.buildOutput(), plan.timeZone()),
-            stream) : ArrowUpload.upload(backend, root, stream);
-        if (root != null) {
-          plan.metrics().buildUploadBytes().add(root.getFieldVectors().stream()
-              .mapToLong(v -> v.getBufferSize()).sum());
-        }
-        stream.synchronize();  // the pinned rows are freed next; other tasks' streams read the build
+    KeyProjection keys = plan.buildKeys();
+    try (DeviceMemory.TaskScope shared = backend.deviceMemory().enterTask(DeviceMemory.NO_TASK)) {
+      JoinBuildSide build = JoinBuildSide.of(backend, upload(backend, value, plan, stream), keys, stream);
+      try {
+        stream.synchronize();
+        return build;
+      } catch (RuntimeException e) {
+        build.free();
+        throw e;
       }
-      JoinBuildSide build = JoinBuildSide.of(backend, batch, plan.buildKeys(), stream);
-      stream.synchronize();
-      return build;
+    }
+  }
+
+  /** The broadcast's rows in one device batch; nothing held when it fails. */
+  private static DeviceBatch upload(Backend backend, Object value, GpuHashJoinExec.PartitionPlan plan,
+      DeviceStream stream) {
+    try (BufferAllocator allocator = backend.transferMemory().arrowAllocator()
+            .newChildAllocator("broadcast build", 0, Long.MAX_VALUE);
+        VectorSchemaRoot root = value instanceof ColumnarBroadcast columns ? columns.gather(allocator)
+            : relationRows((HashedRelation) value, plan, allocator)) {
+      if (root == null) {
+        return DeviceBatches.empty(backend, DeviceBatches.types(plan.buildOutput(), plan.timeZone()), stream);
+      }
+      DeviceBatch batch = ArrowUpload.upload(backend, root, stream);
+      try {
+        stream.synchronize();  // the pinned rows are freed next; other tasks' streams read the build
+      } catch (RuntimeException e) {
+        batch.close();
+        throw e;
+      }
+      plan.metrics().buildUploadBytes().add(root.getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum());
+      return batch;
     }
   }
 
