@@ -19,6 +19,7 @@
 #include "sparkwarp/block_grouping.cuh"
 #include "sparkwarp/block_scan.cuh"
 #include "sparkwarp/grid.cuh"
+#include "sparkwarp/warp.cuh"
 
 namespace sparkwarp {
 namespace onesweep {
@@ -98,7 +99,17 @@ __device__ __forceinline__ void digit_counts(const Source& source, int64_t n, co
       const uint32_t mask = (1u << plan.bits[p]) - 1;
 #pragma unroll
       for (int k = 0; k < ITEMS; k++) {
-        if (first + k * THREADS < end) atomicAdd(&s.counts[p][(words[k] >> plan.shift[p]) & mask], 1);
+        const bool live = first + k * THREADS < end;
+        const uint32_t digit = static_cast<uint32_t>(words[k] >> plan.shift[p]) & mask;
+        // a warp whose rows share the digit adds them at once: 32 atomics on one word are 32 in turn, and the
+        // passes DeviceSort leaves out (a digit no row changes) or sorted and skewed keys give every warp that case
+        const uint32_t live_lanes = __ballot_sync(FULL_WARP, live);
+        const uint32_t first_digit = __shfl_sync(FULL_WARP, digit, 0);  // every lane, outside the condition
+        if (__all_sync(FULL_WARP, !live || digit == first_digit)) {
+          if (lane_id() == 0 && live_lanes != 0) atomicAdd(&s.counts[p][digit], __popc(live_lanes));
+        } else if (live) {
+          atomicAdd(&s.counts[p][digit], 1);
+        }
       }
     }
   });
