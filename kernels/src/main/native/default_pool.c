@@ -1,4 +1,5 @@
-/* Driver calls sparkwarp makes itself rather than through JCuda: configuring a device's default memory pool.
+/* Driver calls sparkwarp makes itself rather than through JCuda: configuring a device's default memory pool (its
+ * release threshold, trimming, and which peer devices may reach it).
  * JCuda 12.6 binds no cuMemPoolSetAttribute, and its cuMemPoolCreate passes a wrong JNI field ID (caught by
  * -Xcheck:jni; without it, a corrupted Java heap and a rare GC crash), so sparkwarp allocates from the default pool
  * (cuMemAllocAsync) and sets that pool up here. The driver is looked up at run time (dlopen): no CUDA is linked. */
@@ -16,6 +17,16 @@ typedef int (*device_get_fn)(int *device, int ordinal);
 typedef int (*default_pool_fn)(void **pool, int device);
 typedef int (*pool_set_attribute_fn)(void *pool, int attribute, void *value);
 typedef int (*pool_trim_fn)(void *pool, size_t keep);
+
+/* CUmemAccessDesc: a device location (CU_MEM_LOCATION_TYPE_DEVICE, ordinal) and its access flags. */
+typedef struct {
+  int location_type;
+  int location_id;
+  int flags;
+} access_desc;
+typedef int (*pool_set_access_fn)(void *pool, const access_desc *map, size_t count);
+#define LOCATION_TYPE_DEVICE 1 /* CU_MEM_LOCATION_TYPE_DEVICE */
+#define ACCESS_READWRITE 3     /* CU_MEM_ACCESS_FLAGS_PROT_READWRITE */
 
 static void *driver_symbol(const char *name) {
   static void *driver = NULL;
@@ -56,4 +67,18 @@ JNIEXPORT jint JNICALL Java_io_sparkwarp_kernels_cuda_DefaultMemoryPool_trimTo(J
   void *pool;
   int result = default_pool(ordinal, &pool);
   return result != 0 ? result : trim(pool, (size_t)keep);
+}
+
+/* Lets device `peer` read and write the allocations of device `ordinal`'s default pool (peer copies). */
+JNIEXPORT jint JNICALL Java_io_sparkwarp_kernels_cuda_DefaultMemoryPool_setAccess(JNIEnv *env, jclass cls,
+                                                                                 jint ordinal, jint peer) {
+  (void)env;
+  (void)cls;
+  pool_set_access_fn set_access = (pool_set_access_fn)driver_symbol("cuMemPoolSetAccess");
+  if (set_access == NULL) return -2;
+  void *pool;
+  int result = default_pool(ordinal, &pool);
+  if (result != 0) return result;
+  access_desc desc = {LOCATION_TYPE_DEVICE, peer, ACCESS_READWRITE};
+  return set_access(pool, &desc, 1);
 }

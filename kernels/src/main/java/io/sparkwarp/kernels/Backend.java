@@ -52,6 +52,27 @@ public interface Backend extends AutoCloseable {
   void copyDeviceToDevice(DeviceBuffer src, long srcOffset, DeviceBuffer dst, long dstOffset, long bytes,
       DeviceStream stream);
 
+  /**
+   * Copies device bytes of this backend into a buffer of {@code peer}, another device of the same kind, device to
+   * device (over NVLink or PCIe peer to peer where the pair has {@link #directPeerAccess direct access}, else staged
+   * by the driver), never through memory the caller sees. Issued on {@code stream}, a stream of this backend.
+   *
+   * <p>Ordering across the two devices is the caller's: the work that produces {@code src} must be issued on
+   * {@code stream} or finished, and {@code dst}'s allocation and every earlier use of it on the peer's streams must
+   * have finished (synchronise the peer's stream first); the peer may read {@code dst} once {@code stream} is
+   * synchronised. {@link io.sparkwarp.kernels.batch.PeerBatchCopy} does all of that for a whole batch.
+   *
+   * @throws IllegalArgumentException when the peer is of another kind, or a buffer is not of its backend
+   */
+  void copyToPeer(DeviceBuffer src, long srcOffset, Backend peer, DeviceBuffer dst, long dstOffset, long bytes,
+      DeviceStream stream);
+
+  /**
+   * Whether copies from this backend to {@code peer} go directly between the two devices (CUDA peer access, over
+   * NVLink or PCIe) rather than staged through host memory. Enables that access on the first call for the pair.
+   */
+  boolean directPeerAccess(Backend peer);
+
   /** Sets {@code bytes} bytes from {@code offset} to {@code value}. */
   void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream);
 
@@ -82,6 +103,23 @@ public interface Backend extends AutoCloseable {
 
   /** The selection before a top-N's sort ({@code io.sparkwarp.kernels.sort.TopSelect}). */
   TopSelectPrimitives topSelect();
+
+  /** The argument checks both backends make before {@link #copyToPeer}. */
+  static void checkPeerCopyArguments(Backend source, DeviceBuffer src, long srcOffset, Backend peer, DeviceBuffer dst,
+      long dstOffset, long bytes) {
+    if (peer.kind() != source.kind()) {
+      throw new IllegalArgumentException("a peer copy from a " + source.kind() + " backend to a " + peer.kind()
+          + " one: peers must be of the same kind");
+    }
+    if (!src.isOf(source.deviceMemory())) {
+      throw new IllegalArgumentException("the source of a peer copy is not memory of " + source.description());
+    }
+    if (!dst.isOf(peer.deviceMemory())) {
+      throw new IllegalArgumentException("the destination of a peer copy is not memory of " + peer.description());
+    }
+    src.checkRange(srcOffset, bytes);
+    dst.checkRange(dstOffset, bytes);
+  }
 
   /** Frees the backend's pools and context; buffers still open are invalid afterwards. */
   @Override

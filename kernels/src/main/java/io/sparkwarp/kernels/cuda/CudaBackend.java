@@ -20,6 +20,8 @@ import io.sparkwarp.kernels.sort.TopSelectPrimitives;
 import io.sparkwarp.kernels.aggregate.AggregatePrimitives;
 import io.sparkwarp.kernels.strings.StringPrimitives;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jcuda.driver.JCudaDriver;
 
@@ -40,6 +42,8 @@ public final class CudaBackend implements Backend {
   private final PartitionPrimitives partitions;
   private final SortPrimitives sorts;
   private final TopSelectPrimitives topSelect;
+  /** Whether peer access to each peer's context is on, enabled on the first copy to it. */
+  private final Map<CudaContext, Boolean> peerAccess = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CudaBackend(CudaContext context, BackendOptions options) {
@@ -158,6 +162,28 @@ public final class CudaBackend implements Backend {
     context.makeCurrent();
     context.check(JCudaDriver.cuMemcpyDtoDAsync(Pointers.device(dst.address() + dstOffset),
         Pointers.device(src.address() + srcOffset), bytes, CudaStream.of(stream).handle()), "cuMemcpyDtoDAsync");
+  }
+
+  /** {@inheritDoc} {@code cuMemcpyPeerAsync} between the two primary contexts. */
+  @Override
+  public void copyToPeer(DeviceBuffer src, long srcOffset, Backend peer, DeviceBuffer dst, long dstOffset, long bytes,
+      DeviceStream stream) {
+    Backend.checkPeerCopyArguments(this, src, srcOffset, peer, dst, dstOffset, bytes);
+    if (bytes == 0) return;
+    CudaContext target = ((CudaBackend) peer).context;
+    directPeerAccess(peer);
+    context.makeCurrent();
+    context.check(JCudaDriver.cuMemcpyPeerAsync(Pointers.device(dst.address() + dstOffset), target.handle(),
+        Pointers.device(src.address() + srcOffset), context.handle(), bytes, CudaStream.of(stream).handle()),
+        "cuMemcpyPeerAsync(to " + target.where() + ")");
+  }
+
+  @Override
+  public boolean directPeerAccess(Backend peer) {
+    if (!(peer instanceof CudaBackend cuda)) {
+      throw new IllegalArgumentException("peer access asked for between a CUDA backend and a " + peer.kind() + " one");
+    }
+    return peerAccess.computeIfAbsent(cuda.context, to -> PeerAccess.enable(context, to));
   }
 
   @Override

@@ -36,6 +36,16 @@ public final class CudaContext implements AutoCloseable {
     return where;
   }
 
+  /** The driver's handle of the context, for calls that name two contexts (peer copies). */
+  CUcontext handle() {
+    return context;
+  }
+
+  /** The driver's handle of the device. */
+  CUdevice deviceHandle() {
+    return handle;
+  }
+
   /** A {@code CUdevice_attribute} of the device. */
   public int deviceAttribute(int attribute) {
     int[] value = new int[1];

@@ -51,6 +51,20 @@ final class DefaultMemoryPool {
     if (UNAVAILABLE == null) check(context, trimTo(context.device().ordinal(), 0), "cuMemPoolTrimTo");
   }
 
+  /**
+   * Lets {@code peer}'s device read and write the allocations of {@code owner}'s default pool, present and future
+   * (peer copies of stream-ordered allocations need it; the context's peer access does not cover them).
+   */
+  static void grantAccess(CudaContext owner, CudaContext peer) {
+    if (UNAVAILABLE != null) {
+      LOG.warn("sparkwarp cannot let {} reach the memory pool of {} ({}); copies between them go through host memory",
+          peer.where(), owner.where(), UNAVAILABLE);
+      return;
+    }
+    check(owner, setAccess(owner.device().ordinal(), peer.device().ordinal()), "cuMemPoolSetAccess(" + peer.where()
+        + ")");
+  }
+
   private static void check(CudaContext context, int result, String call) {
     if (result < 0) {
       LOG.warn("sparkwarp cannot reach {} in libcuda.so.1 (code {})", call, result);
@@ -62,4 +76,6 @@ final class DefaultMemoryPool {
   private static native int setAttribute64(int ordinal, int attribute, long value);
 
   private static native int trimTo(int ordinal, long keep);
+
+  private static native int setAccess(int ordinal, int peerOrdinal);
 }

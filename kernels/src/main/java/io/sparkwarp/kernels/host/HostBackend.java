@@ -92,6 +92,20 @@ public final class HostBackend implements Backend {
     if (bytes > 0) MemoryUtil.copyMemory(src.address() + srcOffset, dst.address() + dstOffset, bytes);
   }
 
+  /** {@inheritDoc} The simulated devices share the process's memory: a plain copy, when it is called. */
+  @Override
+  public void copyToPeer(DeviceBuffer src, long srcOffset, Backend peer, DeviceBuffer dst, long dstOffset, long bytes,
+      DeviceStream stream) {
+    Backend.checkPeerCopyArguments(this, src, srcOffset, peer, dst, dstOffset, bytes);
+    if (bytes > 0) MemoryUtil.copyMemory(src.address() + srcOffset, dst.address() + dstOffset, bytes);
+  }
+
+  /** {@inheritDoc} Always false: the simulated devices have no link between them to measure. */
+  @Override
+  public boolean directPeerAccess(Backend peer) {
+    return false;
+  }
+
   @Override
   public void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream) {
     dst.checkRange(offset, bytes);

@@ -63,6 +63,11 @@ public final class DeviceBuffer implements AutoCloseable {
     }
   }
 
+  /** Whether this buffer was allocated from {@code memory}: peer copies check each side is its backend's. */
+  public boolean isOf(DeviceMemory memory) {
+    return owner == memory;
+  }
+
   public boolean isClosed() {
     return closed.get();
   }
