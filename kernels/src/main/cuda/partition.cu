@@ -1,5 +1,5 @@
 // Spark's hash, range and round-robin partitioning on the device, for the GPU shuffle's map side: every row's
-// partition id as Spark computes it (for hashing pmod(murmur3(keys, 42), n)); grouping.cu then sorts the rows by that
+// partition id as Spark computes it (for hashing pmod(murmur3(keys, 42), n), or with another seed); grouping.cu then sorts the rows by that
 // id, stably, so each partition's rows are one contiguous range of the gathered batch (one radix pass: the id is the
 // whole digit).
 // Host twin: io.sparkwarp.kernels.host.HostPartitionPrimitives; orchestration:
@@ -45,11 +45,13 @@ __device__ uint32_t spark_hash_value(int32_t kind, const uint8_t* data, const in
 
 }  // namespace
 
-// h[i] = Spark's Murmur3Hash of column value i folded into h[i] (42 for the first key column); a null leaves it.
+// h[i] = Spark's Murmur3Hash of column value i folded into h[i] (`seed` for the first key column: Spark's 42, or
+// another seed to split rows that share a Spark partition); a null leaves it.
 extern "C" __global__ void sw_partition_hash(int32_t kind, const uint8_t* data, const uint32_t* validity,
-                                             const int32_t* offsets, int64_t n, int32_t first, uint32_t* h) {
+                                             const int32_t* offsets, int64_t n, int32_t first, uint32_t first_seed,
+                                             uint32_t* h) {
   for_each_index(n, [&](int64_t i) {
-    const uint32_t seed = first ? spark_murmur3::SEED : h[i];
+    const uint32_t seed = first ? first_seed : h[i];
     const bool valid = (validity[i >> 5] >> (i & 31)) & 1u;
     h[i] = valid ? spark_hash_value(kind, data, offsets, i, seed) : seed;
   });

@@ -22,7 +22,8 @@ static int32_t hash_one(int32_t kind, const void* data, const int32_t* offsets, 
   std::vector<uint32_t> validity((n + 31) / 32 + 1, 0xffffffffu);
   std::vector<uint32_t> h(n);
   launch(1, 32, [&] {
-    sw_partition_hash(kind, static_cast<const uint8_t*>(data), validity.data(), offsets, n, 1, h.data());
+    sw_partition_hash(kind, static_cast<const uint8_t*>(data), validity.data(), offsets, n, 1, sparkwarp::spark_murmur3::SEED,
+                      h.data());
   });
   return static_cast<int32_t>(h[row]);
 }
@@ -75,15 +76,15 @@ static void ids_fold_keys_and_nulls() {
   std::vector<uint32_t> h(n), only_b(n);
   launch(1, 64, [&] {
     sw_partition_hash(sparkwarp::expr::KIND_LONG, reinterpret_cast<const uint8_t*>(a.data()), a_valid.data(), nullptr,
-                      n, 1, h.data());
+                      n, 1, sparkwarp::spark_murmur3::SEED, h.data());
   });
   launch(1, 64, [&] {
     sw_partition_hash(sparkwarp::expr::KIND_LONG, reinterpret_cast<const uint8_t*>(b.data()), b_valid.data(), nullptr,
-                      n, 0, h.data());
+                      n, 0, sparkwarp::spark_murmur3::SEED, h.data());
   });
   launch(1, 64, [&] {
     sw_partition_hash(sparkwarp::expr::KIND_LONG, reinterpret_cast<const uint8_t*>(b.data()), b_valid.data(), nullptr,
-                      n, 1, only_b.data());
+                      n, 1, sparkwarp::spark_murmur3::SEED, only_b.data());
   });
   for (int64_t i = 0; i < n; i += 3) expect(h[i] == only_b[i], "a null key keeps the seed", i, h[i]);
   std::vector<int32_t> ids(h.begin(), h.end());

@@ -31,7 +31,7 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
   }
 
   @Override
-  public void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, DeviceBuffer ids,
+  public void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, int seed, DeviceBuffer ids,
       DeviceStream stream) {
     PartitionPrimitives.checkHashArguments(keys, rows, numPartitions, ids);
     if (rows == 0) return;
@@ -41,7 +41,7 @@ final class CudaPartitionPrimitives implements PartitionPrimitives {
       KernelArgs args = new KernelArgs().i32(key.type().kind().ordinal()).pointer(key.data())
           .pointer(key.validity());
       (key.type().isVariableWidth() ? args.pointer(key.offsets()) : args.address(0)).i64(rows).i32(k == 0 ? 1 : 0)
-          .pointer(ids);
+          .i32(seed).pointer(ids);
       hash.launchGridStride(rows, s, args);
     }
     pmod.launchGridStride(rows, s, new KernelArgs().pointer(ids).i64(rows).i32(numPartitions));

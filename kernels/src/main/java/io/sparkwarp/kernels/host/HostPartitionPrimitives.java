@@ -11,11 +11,11 @@ import org.apache.arrow.memory.util.MemoryUtil;
 /** {@link PartitionPrimitives} as Java loops: the reference {@code partition.cu} is tested against. */
 final class HostPartitionPrimitives implements PartitionPrimitives {
   @Override
-  public void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, DeviceBuffer ids,
+  public void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, int seed, DeviceBuffer ids,
       DeviceStream stream) {
     PartitionPrimitives.checkHashArguments(keys, rows, numPartitions, ids);
     long out = ids.address();
-    for (int i = 0; i < rows; i++) MemoryUtil.putInt(out + 4L * i, SparkMurmur3.SEED);
+    for (int i = 0; i < rows; i++) MemoryUtil.putInt(out + 4L * i, seed);
     for (DeviceColumn key : keys) {
       for (int i = 0; i < rows; i++) {
         if (HostBatchPrimitives.getBit(key.validity().address(), i)) {

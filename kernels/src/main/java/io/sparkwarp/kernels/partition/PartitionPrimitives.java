@@ -19,7 +19,18 @@ public interface PartitionPrimitives {
    *
    * @param keys at least one column of at least {@code rows} rows
    */
-  void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, DeviceBuffer ids, DeviceStream stream);
+  default void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, DeviceBuffer ids,
+      DeviceStream stream) {
+    hashPartitionIds(keys, rows, numPartitions, SparkMurmur3.SEED, ids, stream);
+  }
+
+  /**
+   * {@link #hashPartitionIds(List, int, int, DeviceBuffer, DeviceStream)} with murmur3 seeded by {@code seed}
+   * instead of Spark's 42: rows that share one Spark partition (one value of the seed-42 hash modulo the partition
+   * count) spread evenly over the partitions of another seed, where a seed-42 split would follow the first one.
+   */
+  void hashPartitionIds(List<DeviceColumn> keys, int rows, int numPartitions, int seed, DeviceBuffer ids,
+      DeviceStream stream);
 
   /**
    * ids[r] (int32) = the range partition of row r in [0, rows): how many of the {@code bounds} sort before it, given

@@ -23,6 +23,15 @@ public record PartitionedBatch(DeviceBatch batch, int[] starts) implements AutoC
    */
   public static PartitionedBatch hash(Backend backend, DeviceBatch input, int[] keyColumns, int numPartitions,
       DeviceStream stream) {
+    return hash(backend, input, keyColumns, numPartitions, SparkMurmur3.SEED, stream);
+  }
+
+  /**
+   * {@link #hash(Backend, DeviceBatch, int[], int, DeviceStream)} with murmur3 seeded by {@code seed} (see {@link
+   * PartitionPrimitives#hashPartitionIds(List, int, int, int, DeviceBuffer, DeviceStream)}).
+   */
+  public static PartitionedBatch hash(Backend backend, DeviceBatch input, int[] keyColumns, int numPartitions,
+      int seed, DeviceStream stream) {
     if (numPartitions < 1) throw new IllegalArgumentException("numPartitions " + numPartitions + " is below 1");
     if (keyColumns.length == 0) throw new IllegalArgumentException("hash partitioning needs a key column");
     int rows = input.rowCount();
@@ -31,7 +40,7 @@ public record PartitionedBatch(DeviceBatch batch, int[] starts) implements AutoC
     try (DeviceBuffer ids = backend.allocate(4L * Math.max(1, rows), stream);
         DeviceBuffer order = backend.allocate(4L * Math.max(1, rows), stream)) {
       PartitionPrimitives partitions = backend.partitions();
-      if (rows > 0) partitions.hashPartitionIds(keys, rows, numPartitions, ids, stream);
+      if (rows > 0) partitions.hashPartitionIds(keys, rows, numPartitions, seed, ids, stream);
       return grouped(backend, input, ids, numPartitions, order, stream);
     }
   }

@@ -46,6 +46,8 @@ class CudaPartitionMatchesHostTest extends CudaVsHostTestBase {
         // every column a key at once: the running hash through all kinds
         assertArrayEquals(ids(host, onHost.columns(), rows, 977, hs), ids(cuda, onCuda.columns(), rows, 977, cs),
             rows + " rows, all keys");
+        assertArrayEquals(ids(host, onHost.columns(), rows, 3, 0x5eed, hs),
+            ids(cuda, onCuda.columns(), rows, 3, 0x5eed, cs), rows + " rows, all keys, another seed");
       } finally {
         Closeables.closeAll(columns);
       }
@@ -115,8 +117,13 @@ class CudaPartitionMatchesHostTest extends CudaVsHostTestBase {
   }
 
   private static int[] ids(Backend backend, List<DeviceColumn> keys, int rows, int partitions, DeviceStream stream) {
+    return ids(backend, keys, rows, partitions, SparkMurmur3.SEED, stream);
+  }
+
+  private static int[] ids(Backend backend, List<DeviceColumn> keys, int rows, int partitions, int seed,
+      DeviceStream stream) {
     try (DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
-      backend.partitions().hashPartitionIds(keys, rows, partitions, ids, stream);
+      backend.partitions().hashPartitionIds(keys, rows, partitions, seed, ids, stream);
       return RowIds.download(backend, ids, rows, stream);
     }
   }

@@ -3,6 +3,7 @@ package io.sparkwarp.kernels.partition;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.Closeables;
@@ -13,9 +14,11 @@ import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.BackendTestBase;
 import io.sparkwarp.kernels.testing.RowIds;
 import io.sparkwarp.kernels.testing.VectorAssertions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +85,39 @@ class HostPartitionPrimitivesTest extends BackendTestBase {
     } finally {
       Closeables.closeAll(input);
     }
+  }
+
+  /**
+   * The rows of one Spark partition (one value of pmod(murmur3(key, 42), 200)) all share their seed-42 id modulo 2,
+   * as they would modulo any divisor of 200; another seed splits them evenly, each id the murmur3 of that seed.
+   */
+  @Test
+  void anotherSeedSplitsTheRowsOfOneSparkPartitionEvenly() {
+    int rows = 4000;
+    int seed = 0x5eed;
+    long[] keys = new Random(16).longs().filter(k -> Math.floorMod(SparkMurmur3.hashLong(k, SparkMurmur3.SEED), 200)
+        == 3).limit(rows).toArray();
+    try (BigIntVector vector = new BigIntVector("k", pageable)) {
+      vector.allocateNew(rows);
+      for (int i = 0; i < rows; i++) vector.set(i, keys[i]);
+      vector.setValueCount(rows);
+      try (DeviceBatch batch = ArrowUpload.upload(backend, List.of(vector), stream);
+          DeviceBuffer ids = backend.allocate(4L * rows, stream)) {
+        backend.partitions().hashPartitionIds(batch.columns(), rows, 2, ids, stream);
+        assertEquals(rows, countOf(RowIds.download(backend, ids, rows, stream), 1), "seed 42 follows Spark's split");
+        backend.partitions().hashPartitionIds(batch.columns(), rows, 2, seed, ids, stream);
+        int[] seeded = RowIds.download(backend, ids, rows, stream);
+        for (int i = 0; i < rows; i++) {
+          assertEquals(Math.floorMod(SparkMurmur3.hashLong(keys[i], seed), 2), seeded[i], "row " + i);
+        }
+        int ones = countOf(seeded, 1);
+        assertTrue(Math.abs(ones - rows / 2) < rows / 20, ones + " of " + rows + " rows on the second device");
+      }
+    }
+  }
+
+  private static int countOf(int[] ids, int id) {
+    return (int) Arrays.stream(ids).filter(i -> i == id).count();
   }
 
   /** Consecutive positions, wrapping past Integer.MAX_VALUE as Spark's int does, each taken modulo n, never negative. */
