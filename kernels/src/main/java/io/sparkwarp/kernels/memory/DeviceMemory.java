@@ -153,6 +153,11 @@ public final class DeviceMemory {
     }
   }
 
+  /** The task this thread's allocations are charged to ({@link #NO_TASK} outside tasks): for threads that help it. */
+  public static long currentTask() {
+    return CURRENT_TASK.get();
+  }
+
   /** Charges this thread's allocations to {@code taskId} until the returned scope is closed. */
   public TaskScope enterTask(long taskId) {
     long previous = CURRENT_TASK.get();

@@ -1,0 +1,352 @@
+package io.sparkwarp.join;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.BatchSlicer;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.batch.PeerBatchCopy;
+import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.kernels.memory.DeviceMemory;
+import io.sparkwarp.kernels.partition.PartitionedBatch;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+
+/**
+ * One equi-join whose build side and stream batches are resident on a home device, run over several devices of one
+ * kind when it is too large for one: both sides are split into one hash part per device by their keys (murmur3 with
+ * {@link #SEED}, not Spark's 42: a shuffled join's partition shares its seed-42 hash modulo the partition count),
+ * part d moves to device d by peer copies, each device builds a {@link DeviceHashJoin} over its build part and
+ * probes its stream parts, all devices at once (a thread each, on its own stream), and the output batches come back
+ * home by peer copies. Output order differs from a single device's; Spark does not order join output.
+ *
+ * <p>Every row with a given key lands on the same device, on both sides (a null key hashes to one device too), so
+ * each device's join is exact on its own: build-side outer, semi and anti rows come from each device's {@link
+ * DeviceHashJoin#finish}.
+ *
+ * <p>Skew: a stream part larger than {@code splitBytes}, or than a quarter of its device's free memory (its copy,
+ * pairs and gathered output take several times its bytes), is split: its rows are dealt round-robin over all
+ * devices, each of which gets a copy of that part's build rows (once, on the first split). Valid only where no
+ * build row's output depends on which stream rows it meets (inner joins, outer joins on the stream side, semi and
+ * anti joins streaming the left side); for the others ({@link DeviceHashJoin#tracksBuildMatches}) the part stays
+ * whole, and may run out of memory as on one device, the error naming that device. A build part too large for its
+ * device is not split either: copying its rows to every device would only need more.
+ *
+ * <p>Allocations on every device are charged to the task of the thread that made the join. Not thread-safe, like
+ * {@link DeviceHashJoin}: one task calls it.
+ */
+public final class SpreadHashJoin implements AutoCloseable {
+  /** The murmur3 seed rows are spread by. */
+  public static final int SEED = 0x5eed;
+
+  private final List<Backend> devices;
+  private final int home;
+  /** Each device's stream: the caller's on the home device (output batches are allocated there), the join's own. */
+  private final List<DeviceStream> streams = new ArrayList<>();
+  private final JoinType type;
+  private final JoinType.Side buildSide;
+  private final JoinCondition condition;
+  private final List<DeviceType> streamTypes;
+  private final int chunkPairs;
+  private final List<Boolean> nullSafe;
+  private final int buildColumns;
+  private final long splitBytes;
+  /** Whether a stream part may be dealt over the devices (see the class comment). */
+  private final boolean splittable;
+  /** The task allocations are charged to, on the worker threads too. */
+  private final long task;
+  private final ExecutorService workers;
+  /** parts.get(d): device d's own build part. */
+  private final List<SpreadPart> parts = new ArrayList<>();
+  /** replicas.get(e).get(d): build part d copied to device e, for the stream rows of part d dealt to e. */
+  private final List<Map<Integer, SpreadPart>> replicas = new ArrayList<>();
+
+  /**
+   * Partitions and distributes {@code build} (resident on {@code devices.get(home)}, left open: the caller's) and
+   * builds each device's table. Arguments as {@link DeviceHashJoin}'s, and:
+   *
+   * @param devices backends of one kind, one per device
+   * @param home the device holding the build side and the stream batches, where the output is delivered
+   * @param splitBytes stream parts above this many bytes are split where the join type allows
+   * @param homeStream the caller's stream on the home device
+   */
+  public SpreadHashJoin(List<Backend> devices, int home, DeviceBatch build, JoinKeys buildKeys, JoinType type,
+      JoinType.Side buildSide, JoinCondition condition, List<DeviceType> streamTypes, int chunkPairs, long splitBytes,
+      DeviceStream homeStream) {
+    if (home < 0 || home >= devices.size()) {
+      throw new IllegalArgumentException("home device " + home + " of " + devices.size());
+    }
+    for (Backend device : devices) {
+      if (device.kind() != devices.get(home).kind()) {
+        throw new IllegalArgumentException("a join spread over devices of kinds " + devices.get(home).kind()
+            + " and " + device.kind());
+      }
+    }
+    this.devices = List.copyOf(devices);
+    this.home = home;
+    this.type = type;
+    this.buildSide = buildSide;
+    this.condition = condition;
+    this.streamTypes = List.copyOf(streamTypes);
+    this.chunkPairs = chunkPairs;
+    this.nullSafe = buildKeys.nullSafe();
+    this.buildColumns = build.columnCount();
+    this.splitBytes = splitBytes;
+    this.splittable = devices.size() > 1 && !DeviceHashJoin.tracksBuildMatches(type, buildSide);
+    this.task = DeviceMemory.currentTask();
+    this.workers = Executors.newFixedThreadPool(devices.size(), r -> {
+      Thread thread = new Thread(r, "sparkwarp-spread-join");
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      for (int d = 0; d < devices.size(); d++) {
+        streams.add(d == home ? homeStream : devices.get(d).newStream());
+        replicas.add(new HashMap<>());
+      }
+      List<DeviceBatch> slices = scatter(build, buildKeys);
+      parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), toDevice(d, slices.get(d)), buildColumns,
+          nullSafe, type, buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /**
+   * Joins one stream batch on the home device (left open, with its keys: the caller's), handing each output batch,
+   * on the home device, to {@code out}, which owns it.
+   *
+   * @throws io.sparkwarp.kernels.expr.ExpressionErrorException when the residual condition raised an error
+   */
+  public void join(DeviceBatch streamBatch, JoinKeys streamKeys, Consumer<DeviceBatch> out) {
+    if (streamBatch.rowCount() == 0) return;
+    int columns = streamBatch.columnCount();
+    List<List<Piece>> pieces = new ArrayList<>();
+    for (int e = 0; e < devices.size(); e++) pieces.add(new ArrayList<>());
+    List<DeviceBatch> slices = scatter(streamBatch, streamKeys);
+    try {
+      for (int d = 0; d < slices.size(); d++) {
+        DeviceBatch slice = slices.get(d);
+        if (slice.rowCount() == 0) continue;
+        if (splits(d, slice)) {
+          List<DeviceBatch> dealt = deal(slice);
+          for (int e = 0; e < dealt.size(); e++) pieces.get(e).add(new Piece(d, dealt.get(e)));
+          replicate(d);
+        } else {
+          pieces.get(d).add(new Piece(d, slice));
+          slices.set(d, null);  // the piece owns it now
+        }
+      }
+      streams.get(home).synchronize();  // the pieces are read on other streams
+    } catch (RuntimeException e) {
+      pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
+      throw e;
+    } finally {
+      Closeables.closeAll(slices);
+    }
+    deliver(onEachDevice(e -> probe(e, pieces.get(e), columns), Closeables::closeAll), out);
+  }
+
+  /** After the last stream batch: each device's build rows that decide output on their own. */
+  public void finish(Consumer<DeviceBatch> out) {
+    deliver(onEachDevice(e -> {
+      List<DeviceBatch> result = new ArrayList<>();
+      try {
+        parts.get(e).join().finish(b -> result.add(toHome(e, b)));
+        return result;
+      } catch (RuntimeException failure) {
+        Closeables.closeAll(result);
+        throw failure;
+      }
+    }, Closeables::closeAll), out);
+  }
+
+  /** What the probes of every device did so far. */
+  public ProbeMetrics metrics() {
+    ProbeMetrics sum = ProbeMetrics.NONE;
+    for (SpreadPart part : parts) sum = sum.plus(part.join().metrics());
+    for (Map<Integer, SpreadPart> copies : replicas) {
+      for (SpreadPart part : copies.values()) sum = sum.plus(part.join().metrics());
+    }
+    return sum;
+  }
+
+  /** How many build parts were copied to the other devices because their stream rows were split. */
+  public int splitParts() {
+    return replicas.stream().mapToInt(Map::size).max().orElse(0);
+  }
+
+  @Override
+  public void close() {
+    try {
+      List<AutoCloseable> all = new ArrayList<>(parts);
+      replicas.forEach(copies -> all.addAll(copies.values()));
+      parts.clear();
+      replicas.forEach(Map::clear);
+      Closeables.closeAll(all);
+    } finally {
+      for (int d = 0; d < streams.size(); d++) {
+        if (d != home) streams.get(d).close();
+      }
+      workers.shutdownNow();
+    }
+  }
+
+  /** Stream rows of part {@code part} on the home device, to be probed against that part's build rows. */
+  private record Piece(int part, DeviceBatch rowsAndKeys) {}
+
+  /** Device e's pieces copied there and probed; returns the output, at home. Closes the pieces. */
+  private List<DeviceBatch> probe(int e, List<Piece> pieces, int columns) {
+    List<DeviceBatch> result = new ArrayList<>();
+    try {
+      for (Piece piece : pieces) {
+        try (DeviceBatch local = toDevice(e, piece.rowsAndKeys())) {
+          SpreadPart target = piece.part() == e ? parts.get(e) : replicas.get(e).get(piece.part());
+          target.join().join(SpreadPart.rows(local, columns), SpreadPart.keys(local, columns, nullSafe),
+              b -> result.add(toHome(e, b)));
+        }
+      }
+      return result;
+    } catch (RuntimeException failure) {
+      Closeables.closeAll(result);
+      throw failure;
+    } finally {
+      pieces.forEach(p -> p.rowsAndKeys().close());
+    }
+  }
+
+  /**
+   * The batch's rows with its keys appended, split into one batch per device by the keys' hash, on the home
+   * device. The batch and keys stay the caller's.
+   */
+  private List<DeviceBatch> scatter(DeviceBatch batch, JoinKeys keys) {
+    List<DeviceColumn> columns = new ArrayList<>(batch.columns());
+    columns.addAll(keys.columns());
+    int[] keyColumns = IntStream.range(batch.columnCount(), columns.size()).toArray();
+    // the view shares the batch's and the keys' columns: it is not closed
+    DeviceBatch rowsAndKeys = new DeviceBatch(columns, batch.rowCount());
+    try (PartitionedBatch grouped = PartitionedBatch.hash(devices.get(home), rowsAndKeys, keyColumns,
+        devices.size(), SEED, streams.get(home))) {
+      return slices(grouped);
+    }
+  }
+
+  /** A split part's rows dealt round-robin, one batch per device, on the home device; closes the part. */
+  private List<DeviceBatch> deal(DeviceBatch part) {
+    try (part;
+        PartitionedBatch grouped = PartitionedBatch.roundRobin(devices.get(home), part, 0, devices.size(),
+            streams.get(home))) {
+      return slices(grouped);
+    }
+  }
+
+  private List<DeviceBatch> slices(PartitionedBatch grouped) {
+    List<DeviceBatch> slices = new ArrayList<>();
+    try {
+      for (int d = 0; d < devices.size(); d++) {
+        slices.add(BatchSlicer.slice(devices.get(home), grouped.batch(), grouped.starts()[d], grouped.rows(d),
+            streams.get(home)));
+      }
+      return slices;
+    } catch (RuntimeException e) {
+      Closeables.closeAll(slices);
+      throw e;
+    }
+  }
+
+  /** Whether stream part d is split over the devices (see the class comment). */
+  private boolean splits(int d, DeviceBatch part) {
+    if (!splittable) return false;
+    DeviceMemory memory = devices.get(d).deviceMemory();
+    long free = memory.limit() - memory.bytesInUse();
+    return part.deviceBytes() > Math.min(splitBytes, free / 4);
+  }
+
+  /** Copies build part d to every other device that lacks it, and builds its table there. */
+  private void replicate(int d) {
+    for (int e = 0; e < devices.size(); e++) {
+      if (e == d || replicas.get(e).containsKey(d)) continue;
+      DeviceBatch copy = PeerBatchCopy.copy(devices.get(d), parts.get(d).rowsAndKeys(), streams.get(d),
+          devices.get(e), streams.get(e));
+      replicas.get(e).put(d, new SpreadPart(devices.get(e), copy, buildColumns, nullSafe, type, buildSide, condition,
+          streamTypes, chunkPairs, streams.get(e)));
+    }
+  }
+
+  /** A batch on the home device moved to device d (the same batch at home); closes the home copy otherwise. */
+  private DeviceBatch toDevice(int d, DeviceBatch atHome) {
+    if (d == home) return atHome;
+    try (atHome) {
+      return PeerBatchCopy.copy(devices.get(home), atHome, streams.get(home), devices.get(d), streams.get(d));
+    }
+  }
+
+  /** A batch on device e brought to the home device; closes the one on e. */
+  private DeviceBatch toHome(int e, DeviceBatch onDevice) {
+    if (e == home) return onDevice;
+    try (onDevice) {
+      return PeerBatchCopy.copy(devices.get(e), onDevice, streams.get(e), devices.get(home), streams.get(home));
+    }
+  }
+
+  /**
+   * Runs {@code work} for every device at once, each on a thread charged to the join's task, and returns the results
+   * in device order. When any fails, the others' results are discarded and the first failure is thrown.
+   */
+  private <T> List<T> onEachDevice(IntFunction<T> work, Consumer<T> discard) {
+    List<Future<T>> futures = new ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      int device = d;
+      futures.add(workers.submit(() -> {
+        try (DeviceMemory.TaskScope scope = devices.get(device).deviceMemory().enterTask(task)) {
+          return work.apply(device);
+        }
+      }));
+    }
+    List<T> results = new ArrayList<>();
+    RuntimeException failure = null;
+    for (Future<T> future : futures) {
+      try {
+        results.add(future.get());
+      } catch (ExecutionException e) {
+        RuntimeException cause = e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
+        if (failure == null) failure = cause;
+        else failure.addSuppressed(cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (failure == null) failure = new IllegalStateException("interrupted while the devices joined", e);
+      }
+    }
+    if (failure != null) {
+      results.forEach(discard);
+      throw failure;
+    }
+    return results;
+  }
+
+  private static void deliver(List<List<DeviceBatch>> outputs, Consumer<DeviceBatch> out) {
+    for (int i = 0; i < outputs.size(); i++) {
+      for (int j = 0; j < outputs.get(i).size(); j++) {
+        try {
+          out.accept(outputs.get(i).get(j));
+        } catch (RuntimeException e) {
+          outputs.get(i).subList(j + 1, outputs.get(i).size()).forEach(DeviceBatch::close);
+          outputs.subList(i + 1, outputs.size()).forEach(Closeables::closeAll);
+          throw e;
+        }
+      }
+    }
+  }
+}
