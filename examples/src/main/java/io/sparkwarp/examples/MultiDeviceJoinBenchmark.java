@@ -1,0 +1,281 @@
+package io.sparkwarp.examples;
+
+import io.sparkwarp.examples.report.MultiDeviceJoinResults;
+import io.sparkwarp.examples.report.MultiDeviceJoinResults.JoinRun;
+import io.sparkwarp.examples.report.MultiDeviceJoinResults.PeerCopy;
+import io.sparkwarp.join.DeviceHashJoin;
+import io.sparkwarp.join.HashJoinBuild;
+import io.sparkwarp.join.JoinType;
+import io.sparkwarp.join.SpreadHashJoin;
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.Backends;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.kernels.memory.DeviceBuffer;
+import io.sparkwarp.kernels.memory.HostBlock;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.LongUnaryOperator;
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * Issue 16's multi-device figures: peer copies between devices 0 and 1 (each way, and both at once; whether the
+ * pair has direct access), and an inner join of N x N rows (int64 key, int64 payload a side; each stream row
+ * matching {@code matchesPerKey} build rows) on device 0 alone against {@link SpreadHashJoin} over all devices,
+ * with the inputs resident on device 0 as a task's partition is. Times are wall clock with the streams synchronised
+ * around the work: one warm-up, then the median of 5 copies or 3 joins. The warm-up of each join also checks the
+ * answer: its row count and a checksum of the payload pairs must be equal on one device and on all. Inputs are
+ * generated on the host and uploaded through pinned memory before anything is timed.
+ *
+ * <p>Memory: the inputs take 17 bytes a row a side on device 0 (1 G rows: 17 GB a side); the spread join partitions
+ * the build side there (about three times its bytes at the peak) before sending the parts away.
+ *
+ * <p>Arguments: rows per side, matches per key, devices, backend ({@code cuda} or {@code host}), JSON output, and
+ * optionally the bytes of each peer copy (default 1 GiB). On a machine with two GPUs: {@code run.sh main
+ * io.sparkwarp.examples.MultiDeviceJoinBenchmark 1000000000 1 2 cuda /tmp/multi-device-join.json}.
+ */
+public final class MultiDeviceJoinBenchmark {
+  private static final int COPY_RUNS = 5;
+  private static final int JOIN_RUNS = 3;
+  /** Stream rows per batch: a task's stream side arrives in batches. */
+  private static final int STREAM_BATCH_ROWS = 1 << 27;
+  /** Pairs per probe chunk, so each output batch stays well below the device's memory. */
+  private static final int CHUNK_PAIRS = 1 << 26;
+  /** Rows per copy from the pinned staging block. */
+  private static final int UPLOAD_ROWS = 1 << 26;
+  private static final long MIX = 0x9E3779B97F4A7C15L;
+
+  private MultiDeviceJoinBenchmark() {}
+
+  /** The command line. */
+  public record Args(int rowsPerSide, int matchesPerKey, int devices, BackendKind backend, Path json,
+      long copyBytes) {
+    static final String USAGE = "usage: MultiDeviceJoinBenchmark ROWS_PER_SIDE MATCHES_PER_KEY DEVICES cuda|host "
+        + "JSON_OUTPUT [PEER_COPY_BYTES=1073741824]";
+
+    public Args {
+      if (rowsPerSide < 1 || matchesPerKey < 1 || matchesPerKey > rowsPerSide) {
+        throw new IllegalArgumentException(rowsPerSide + " rows a side with " + matchesPerKey + " matches per key");
+      }
+      if (devices < 2) {
+        throw new IllegalArgumentException("the benchmark compares 1 device with 2 or more, not " + devices);
+      }
+      if (copyBytes < 8) throw new IllegalArgumentException("peer copies of " + copyBytes + " bytes");
+    }
+
+    public static Args parse(String... args) {
+      if (args.length != 5 && args.length != 6) throw new IllegalArgumentException(USAGE);
+      return new Args(Integer.parseInt(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]),
+          BackendKind.valueOf(args[3].toUpperCase(Locale.ROOT)), Path.of(args[4]),
+          args.length == 6 ? Long.parseLong(args[5]) : 1L << 30);
+    }
+  }
+
+  public static void main(String[] args) {
+    Args parsed;
+    try {
+      parsed = Args.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    run(parsed, System.out).write(parsed.json());
+    System.out.println("results: " + parsed.json());
+  }
+
+  /** Runs everything on {@code args.devices()} devices of the backend, printing a table to {@code out}. */
+  public static MultiDeviceJoinResults run(Args args, PrintStream out) {
+    List<Backend> devices = new ArrayList<>();
+    List<DeviceStream> streams = new ArrayList<>();
+    try {
+      for (int d = 0; d < args.devices(); d++) {
+        devices.add(Backends.open(args.backend(), BackendOptions.defaults().withDevice(d)));
+        streams.add(devices.get(d).newStream());
+        out.println("device " + d + ": " + devices.get(d).description());
+      }
+      boolean direct = devices.get(0).directPeerAccess(devices.get(1));
+      out.println("direct peer access 0<->1: " + direct);
+      out.println("| peer copy | GB/s |");
+      out.println("|---|---|");
+      List<PeerCopy> copies = peerCopies(devices, streams, args.copyBytes());
+      for (PeerCopy c : copies) out.printf(Locale.ROOT, "| %s | %.1f |%n", c.direction(), c.gbPerSecond());
+      JoinRun home = joinAtHome(devices, streams, args);
+      out.printf(Locale.ROOT, "| join %,d x %,d, %d match(es) a key | 1 device ms | %d devices ms | speed-up |%n",
+          args.rowsPerSide(), args.rowsPerSide(), args.matchesPerKey(), args.devices());
+      out.println("|---|---|---|---|");
+      out.printf(Locale.ROOT, "| inputs on device 0 | %.1f | %.1f | %.2fx |%n", median(home.oneDeviceMillis()),
+          median(home.allDevicesMillis()), home.speedUp());
+      out.println("output rows " + home.outputRows() + ", answers " + (home.matched() ? "match" : "DIFFER"));
+      return new MultiDeviceJoinResults(args.backend().name().toLowerCase(Locale.ROOT),
+          devices.stream().map(Backend::description).toList(), direct, args.copyBytes(), copies, args.rowsPerSide(),
+          args.matchesPerKey(), List.of(home));
+    } finally {
+      Closeables.closeAll(streams);
+      Closeables.closeAll(devices);
+    }
+  }
+
+  // ---- peer copies
+
+  private static List<PeerCopy> peerCopies(List<Backend> devices, List<DeviceStream> streams, long bytes) {
+    Backend zero = devices.get(0);
+    Backend one = devices.get(1);
+    DeviceStream s0 = streams.get(0);
+    DeviceStream s1 = streams.get(1);
+    try (DeviceBuffer from0 = zero.allocate(bytes, s0); DeviceBuffer to0 = zero.allocate(bytes, s0);
+        DeviceBuffer from1 = one.allocate(bytes, s1); DeviceBuffer to1 = one.allocate(bytes, s1)) {
+      zero.fill(from0, 0, bytes, (byte) 1, s0);
+      one.fill(from1, 0, bytes, (byte) 2, s1);
+      List<DeviceStream> both = List.of(s0, s1);
+      List<Double> forth = timed(COPY_RUNS, true, both, () -> zero.copyToPeer(from0, 0, one, to1, 0, bytes, s0));
+      List<Double> back = timed(COPY_RUNS, true, both, () -> one.copyToPeer(from1, 0, zero, to0, 0, bytes, s1));
+      List<Double> together = timed(COPY_RUNS, true, both, () -> {
+        zero.copyToPeer(from0, 0, one, to1, 0, bytes, s0);
+        one.copyToPeer(from1, 0, zero, to0, 0, bytes, s1);
+      });
+      return List.of(new PeerCopy("0->1", forth, bytes / median(forth) / 1e6),
+          new PeerCopy("1->0", back, bytes / median(back) / 1e6),
+          new PeerCopy("0<->1", together, 2.0 * bytes / median(together) / 1e6));
+    }
+  }
+
+  // ---- the join
+
+  /** Inputs on device 0: the plain hash join there against the spread join over all devices. */
+  private static JoinRun joinAtHome(List<Backend> devices, List<DeviceStream> streams, Args args) {
+    Backend home = devices.get(0);
+    DeviceStream stream = streams.get(0);
+    int rows = args.rowsPerSide();
+    long keys = Math.max(1, rows / args.matchesPerKey());
+    List<DeviceBatch> streamBatches = new ArrayList<>();
+    try (DeviceBatch build = new DeviceBatch(List.of(longs(home, rows, 0, i -> i / args.matchesPerKey(), stream),
+        longs(home, rows, 0, i -> i, stream)), rows)) {
+      for (int first = 0; first < rows; first += STREAM_BATCH_ROWS) {
+        int count = Math.min(STREAM_BATCH_ROWS, rows - first);
+        streamBatches.add(new DeviceBatch(List.of(longs(home, count, first, i -> ((i * MIX) >>> 1) % keys, stream),
+            longs(home, count, first, i -> -i, stream)), count));
+      }
+      List<DeviceType> streamTypes = List.of(DeviceType.LONG, DeviceType.LONG);
+      Runner one = sink -> {
+        JoinKeys buildKeys = JoinKeys.of(build.column(0));
+        try (HashJoinBuild table = HashJoinBuild.build(home, buildKeys, HashJoinBuild.Choice.AUTO, stream);
+            DeviceHashJoin join = new DeviceHashJoin(home, build, buildKeys, table, JoinType.INNER,
+                JoinType.Side.RIGHT, null, streamTypes, CHUNK_PAIRS, null, stream)) {
+          for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), sink);
+          join.finish(sink);
+        }
+      };
+      Runner all = sink -> {
+        try (SpreadHashJoin join = new SpreadHashJoin(devices, 0, build, JoinKeys.of(build.column(0)),
+            JoinType.INNER, JoinType.Side.RIGHT, null, streamTypes, CHUNK_PAIRS, Long.MAX_VALUE, stream)) {
+          for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), sink);
+          join.finish(sink);
+        }
+      };
+      Answer oneAnswer = checked(home, stream, one);
+      Answer allAnswer = checked(home, stream, all);
+      List<Double> oneMillis = timedJoins(streams, one);
+      List<Double> allMillis = timedJoins(streams, all);
+      return new JoinRun("home", oneMillis, allMillis, median(oneMillis) / median(allMillis), oneAnswer.rows(),
+          oneAnswer.equals(allAnswer));
+    } finally {
+      Closeables.closeAll(streamBatches);
+    }
+  }
+
+  /** One whole join, handing each output batch (at home) to the sink. */
+  private interface Runner {
+    void run(Consumer<DeviceBatch> sink);
+  }
+
+  /** A join's answer, order-free: its rows and the sum of a mix of each row's two payloads. */
+  private record Answer(long rows, long checksum) {}
+
+  /** The warm-up: the join with its output read back and summed. */
+  private static Answer checked(Backend home, DeviceStream stream, Runner join) {
+    long[] answer = new long[2];
+    join.run(batch -> {
+      try (batch) {
+        answer[0] += batch.rowCount();
+        answer[1] += checksum(home, batch, stream);
+      }
+    });
+    return new Answer(answer[0], answer[1]);
+  }
+
+  /** Sum over the rows of a batch (stream key, stream payload, build key, build payload) of a payload mix. */
+  private static long checksum(Backend home, DeviceBatch batch, DeviceStream stream) {
+    int rows = batch.rowCount();
+    if (rows == 0) return 0;
+    try (HostBlock left = home.transferMemory().pool().allocate(8L * rows);
+        HostBlock right = home.transferMemory().pool().allocate(8L * rows)) {
+      home.copyDeviceToHost(batch.column(1).data(), 0, left.address(), 8L * rows, stream);
+      home.copyDeviceToHost(batch.column(3).data(), 0, right.address(), 8L * rows, stream);
+      stream.synchronize();
+      long sum = 0;
+      for (long i = 0; i < rows; i++) {
+        sum += MemoryUtil.getLong(left.address() + 8 * i) * MIX + MemoryUtil.getLong(right.address() + 8 * i);
+      }
+      return sum;
+    }
+  }
+
+  /** The timed joins, their output dropped; the checked run was their warm-up. */
+  private static List<Double> timedJoins(List<DeviceStream> streams, Runner join) {
+    return timed(JOIN_RUNS, false, streams, () -> join.run(DeviceBatch::close));
+  }
+
+  // ---- shared
+
+  /** A column of value(first + i) for i in [0, rows), all valid, uploaded through a pinned staging block. */
+  private static DeviceColumn longs(Backend backend, int rows, long first, LongUnaryOperator value,
+      DeviceStream stream) {
+    DeviceColumn column = DeviceColumn.allocate(backend, DeviceType.LONG, rows, 0, stream);
+    long stagingBytes = 8L * Math.max(1, Math.min(rows, UPLOAD_ROWS));
+    try (HostBlock staging = backend.transferMemory().pool().allocate(stagingBytes)) {
+      backend.fill(column.validity(), 0, column.validity().size(), (byte) 0xFF, stream);
+      for (int start = 0; start < rows; start += UPLOAD_ROWS) {
+        int count = Math.min(UPLOAD_ROWS, rows - start);
+        for (int i = 0; i < count; i++) {
+          MemoryUtil.putLong(staging.address() + 8L * i, value.applyAsLong(first + start + i));
+        }
+        backend.copyHostToDevice(staging.address(), column.data(), 8L * start, 8L * count, stream);
+        stream.synchronize();  // before the staging block is filled again
+      }
+      return column;
+    } catch (RuntimeException e) {
+      column.close();
+      throw e;
+    }
+  }
+
+  /** {@code runs} timed runs of {@code op} (ms), after an untimed one if asked, every stream synchronised around. */
+  private static List<Double> timed(int runs, boolean warmUp, List<DeviceStream> streams, Runnable op) {
+    List<Double> millis = new ArrayList<>();
+    for (int i = warmUp ? 0 : 1; i <= runs; i++) {
+      streams.forEach(DeviceStream::synchronize);
+      long start = System.nanoTime();
+      op.run();
+      streams.forEach(DeviceStream::synchronize);
+      if (i > 0) millis.add((System.nanoTime() - start) / 1e6);
+    }
+    return millis;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+}
