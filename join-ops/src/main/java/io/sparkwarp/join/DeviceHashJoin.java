@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: one task joins its stream batches one after another on its stream. Owns the bitmap of build
  * rows matched so far (when the join type needs it), freed by {@link #close}.
  */
-public final class DeviceHashJoin implements AutoCloseable {
+public final class DeviceHashJoin implements StreamedJoin {
   private final Backend backend;
   private final DeviceBatch build;
   private final JoinKeys buildKeys;
@@ -101,12 +101,7 @@ public final class DeviceHashJoin implements AutoCloseable {
     return tracksBuildMatches(type, buildSide);
   }
 
-  /**
-   * Joins one stream batch, handing each output batch to {@code out}, which owns it. The stream batch and its keys
-   * stay the caller's.
-   *
-   * @throws io.sparkwarp.kernels.expr.ExpressionErrorException when the residual condition raised an error
-   */
+  @Override
   public void join(DeviceBatch streamBatch, JoinKeys streamKeys, Consumer<DeviceBatch> out) {
     buildKeys.checkComparable(streamKeys);
     if (streamBatch.rowCount() == 0) return;
@@ -151,11 +146,13 @@ public final class DeviceHashJoin implements AutoCloseable {
   }
 
   /** After the last stream batch: the build rows that decide output on their own (see the class comment). */
+  @Override
   public void finish(Consumer<DeviceBatch> out) {
     if (tracksBuildMatches()) output.unmatchedOrSemi(build, buildMatches, buildSide, out);
   }
 
   /** What the probes did so far: rows, chunks, matches, the variant and the lanes kept busy. */
+  @Override
   public ProbeMetrics metrics() {
     return metrics;
   }

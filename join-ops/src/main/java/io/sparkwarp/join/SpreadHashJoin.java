@@ -46,7 +46,7 @@ import java.util.stream.IntStream;
  * <p>Allocations on every device are charged to the task of the thread that made the join. Not thread-safe, like
  * {@link DeviceHashJoin}: one task calls it.
  */
-public final class SpreadHashJoin implements AutoCloseable {
+public final class SpreadHashJoin implements StreamedJoin {
   /** The murmur3 seed rows are spread by. */
   public static final int SEED = 0x5eed;
 
@@ -124,12 +124,8 @@ public final class SpreadHashJoin implements AutoCloseable {
     }
   }
 
-  /**
-   * Joins one stream batch on the home device (left open, with its keys: the caller's), handing each output batch,
-   * on the home device, to {@code out}, which owns it.
-   *
-   * @throws io.sparkwarp.kernels.expr.ExpressionErrorException when the residual condition raised an error
-   */
+  /** {@inheritDoc} The stream batch, its keys and the output batches are on the home device. */
+  @Override
   public void join(DeviceBatch streamBatch, JoinKeys streamKeys, Consumer<DeviceBatch> out) {
     if (streamBatch.rowCount() == 0) return;
     int columns = streamBatch.columnCount();
@@ -159,7 +155,8 @@ public final class SpreadHashJoin implements AutoCloseable {
     deliver(onEachDevice(e -> probe(e, pieces.get(e), columns), Closeables::closeAll), out);
   }
 
-  /** After the last stream batch: each device's build rows that decide output on their own. */
+  /** {@inheritDoc} Each device's, brought home. */
+  @Override
   public void finish(Consumer<DeviceBatch> out) {
     deliver(onEachDevice(e -> {
       List<DeviceBatch> result = new ArrayList<>();
@@ -174,6 +171,7 @@ public final class SpreadHashJoin implements AutoCloseable {
   }
 
   /** What the probes of every device did so far. */
+  @Override
   public ProbeMetrics metrics() {
     ProbeMetrics sum = ProbeMetrics.NONE;
     for (SpreadPart part : parts) sum = sum.plus(part.join().metrics());

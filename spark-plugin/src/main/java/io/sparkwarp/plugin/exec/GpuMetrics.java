@@ -33,6 +33,7 @@ public final class GpuMetrics {
   public static final String PUSH_DOWN_PROBES = "pushDownProbes";
   public static final String REFILL_PROBES = "refillProbes";
   public static final String MERGE_PARTITIONS = "mergePartitions";
+  public static final String SPREAD_PARTITIONS = "spreadPartitions";
   public static final String LANE_UTILISATION = "laneUtilisation";
   public static final String PLAIN_STRING_MATCHES = "plainStringMatches";
   public static final String PIVOTED_STRING_MATCHES = "pivotedStringMatches";
@@ -112,7 +113,10 @@ public final class GpuMetrics {
     m.put(NAIVE_PROBES, SQLMetrics.createMetric(sc, "batches probed naively"));
     m.put(PUSH_DOWN_PROBES, SQLMetrics.createMetric(sc, "batches probed with push-down"));
     m.put(REFILL_PROBES, SQLMetrics.createMetric(sc, "batches probed with lane refill"));
-    if (shuffled) m.put(MERGE_PARTITIONS, SQLMetrics.createMetric(sc, "partitions joined by merge path"));
+    if (shuffled) {
+      m.put(MERGE_PARTITIONS, SQLMetrics.createMetric(sc, "partitions joined by merge path"));
+      m.put(SPREAD_PARTITIONS, SQLMetrics.createMetric(sc, "partitions spread over devices"));
+    }
     if (measuresLanes(sc)) {
       m.put(LANE_UTILISATION, SQLMetrics.createAverageMetric(sc, "lane utilisation (% of 32 lanes)"));
     }

@@ -3,6 +3,10 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.join.JoinType;
+import io.sparkwarp.join.SpreadHashJoin;
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.plugin.runtime.GpuDevice;
+import io.sparkwarp.plugin.runtime.GpuRuntime;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -20,23 +24,29 @@ import scala.collection.immutable.Seq;
  * ShuffledHashJoinExec, and SortMergeJoinExec, on the GPU: per partition, the build side's batches are gathered
  * into one device batch with its hash table, then the stream side's batches are joined as they arrive. Under {@code
  * spark.warp.join.algorithm=auto} ({@code adaptive} not null, fixed-width keys) a partition whose stream side turns
- * out to fit device memory and not to dwarf the build side is merged instead ({@link AdaptiveMerge}).
+ * out to fit device memory and not to dwarf the build side is merged instead ({@link AdaptiveMerge}). With several
+ * devices in the executor, a partition whose build side holds at least {@code spreadBytes} of device memory is
+ * joined over all of them ({@link SpreadHashJoin}).
  */
 public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
   private final AdaptiveMerge adaptive;
+  /** spark.warp.join.spreadBytes when the plan was made. */
+  private final long spreadBytes;
 
   public GpuShuffledHashJoinExec(Seq<Expression> leftKeys, Seq<Expression> rightKeys, JoinSpec spec,
       Option<Expression> condition, SparkPlan left, SparkPlan right, Seq<Attribute> joinOutput,
-      Partitioning partitioning, String timeZone, int chunkPairs, AdaptiveMerge adaptive) {
+      Partitioning partitioning, String timeZone, int chunkPairs, AdaptiveMerge adaptive, long spreadBytes) {
     super(leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone, chunkPairs,
         true);
     this.adaptive = adaptive;
+    this.spreadBytes = spreadBytes;
   }
 
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {
     PartitionPlan plan = partitionPlan();
     AdaptiveMerge adaptive = this.adaptive;
+    long spreadBytes = this.spreadBytes;
     return Partitions.zip(left.executeColumnar(), right.executeColumnar(), (l, r) -> {
       boolean buildLeft = plan.spec().buildSide() == JoinType.Side.LEFT;
       TaskGpu gpu = TaskGpu.get();
@@ -52,9 +62,31 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
         }
         stream = Iterators.concat(head.iterator(), stream);
       }
+      if (GpuRuntime.get().devices().size() > 1 && build.deviceBytes() >= spreadBytes) {
+        plan.metrics().spreadPartitions().add(1);
+        return spread(gpu, build, stream, plan);
+      }
       JoinBuildSide table = JoinBuildSide.of(gpu.backend(), build, plan.buildKeys(), gpu.stream());
       return new HashJoinIterator(gpu, table, table::free, stream, plan);
     });
+  }
+
+  /** The partition's join over all of the executor's devices; takes the build batch (freed if this fails). */
+  private static HashJoinIterator spread(TaskGpu gpu, DeviceBatch build, Iterator<ColumnarBatch> stream,
+      PartitionPlan plan) {
+    ProjectedKeys keys = null;
+    try {
+      List<Backend> devices = gpu.acquireAllDevices().stream().map(GpuDevice::backend).toList();
+      keys = plan.buildKeys().of(gpu.backend(), build, gpu.stream());
+      SpreadHashJoin join = new SpreadHashJoin(devices, gpu.device().index(), build, keys.keys(), plan.spec().type(),
+          plan.spec().buildSide(), plan.residual() == null ? null : plan.residual().condition(),
+          HashJoinIterator.streamTypes(plan), plan.chunkPairs(), Long.MAX_VALUE, gpu.stream());
+      ProjectedKeys buildKeys = keys;
+      return new HashJoinIterator(gpu, join, () -> Closeables.closeAll(List.of(buildKeys, build)), stream, plan);
+    } catch (RuntimeException e) {
+      Closeables.closeAll(keys == null ? List.of(build) : List.of(keys, build));
+      throw e;
+    }
   }
 
   /**
@@ -86,12 +118,12 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
   @Override
   protected Object[] constructorArgs() {
     return new Object[] {leftKeys, rightKeys, spec, condition, left, right, joinOutput, partitioning, timeZone,
-        chunkPairs, adaptive};
+        chunkPairs, adaptive, spreadBytes};
   }
 
   @Override
   protected GpuHashJoinExec withChildren(SparkPlan newLeft, SparkPlan newRight) {
     return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, newLeft, newRight, joinOutput,
-        partitioning, timeZone, chunkPairs, adaptive);
+        partitioning, timeZone, chunkPairs, adaptive, spreadBytes);
   }
 }

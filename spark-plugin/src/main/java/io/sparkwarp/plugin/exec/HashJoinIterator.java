@@ -6,6 +6,7 @@ import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.expr.ExpressionErrorException;
 import io.sparkwarp.join.DeviceHashJoin;
 import io.sparkwarp.join.ProbeMetrics;
+import io.sparkwarp.join.StreamedJoin;
 import io.sparkwarp.plugin.runtime.TaskGpu;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import org.apache.spark.util.TaskCompletionListener;
  * One partition of a GPU hash join: each stream batch is joined as it arrives (closing it), its keys computed first
  * where they are expressions, its output batches queued and handed on one by one; after the last stream batch come
  * the build side's own rows (outer, semi and anti joins building the left side). The residual condition, if any,
- * is part of the device join. The build is released when the partition ends or its task does, whichever is first.
+ * is part of the device join, which runs on the task's device or spread over the executor's. The build is released when the partition ends or its task does, whichever is first.
  */
 final class HashJoinIterator extends LazyBatchIterator {
   private final TaskGpu gpu;
@@ -28,7 +29,7 @@ final class HashJoinIterator extends LazyBatchIterator {
   private final Runnable releaseBuild;
   private final Iterator<ColumnarBatch> stream;
   private final KeyProjection streamKeys;
-  private final DeviceHashJoin join;
+  private final StreamedJoin join;
   private final ResidualCondition residual;
   private final List<Attribute> output;
   private final JoinMetrics metrics;
@@ -37,9 +38,19 @@ final class HashJoinIterator extends LazyBatchIterator {
   private boolean finished;
   private boolean released;
 
+  /** The join on the task's device, over {@code build}'s table. */
   HashJoinIterator(TaskGpu gpu, JoinBuildSide build, Runnable releaseBuild, Iterator<ColumnarBatch> stream,
       GpuHashJoinExec.PartitionPlan plan) {
+    this(gpu, new DeviceHashJoin(gpu.backend(), build.batch(), build.keys().keys(), build.table(),
+        plan.spec().type(), plan.spec().buildSide(), plan.residual() == null ? null : plan.residual().condition(),
+        streamTypes(plan), plan.chunkPairs(), null, gpu.stream()), releaseBuild, stream, plan);
+  }
+
+  /** {@code join}, whose build side {@code releaseBuild} gives back once the join is closed. */
+  HashJoinIterator(TaskGpu gpu, StreamedJoin join, Runnable releaseBuild, Iterator<ColumnarBatch> stream,
+      GpuHashJoinExec.PartitionPlan plan) {
     this.gpu = gpu;
+    this.join = join;
     this.releaseBuild = releaseBuild;
     this.stream = stream;
     this.streamKeys = plan.streamKeys();
@@ -47,10 +58,6 @@ final class HashJoinIterator extends LazyBatchIterator {
     this.output = plan.output();
     this.metrics = plan.metrics();
     this.retry = DeviceRetry.of(plan.retryMetrics());
-    List<DeviceType> streamTypes = DeviceBatches.types(plan.streamOutput(), plan.timeZone());
-    this.join = new DeviceHashJoin(gpu.backend(), build.batch(), build.keys().keys(), build.table(),
-        plan.spec().type(), plan.spec().buildSide(), residual == null ? null : residual.condition(), streamTypes,
-        plan.chunkPairs(), null, gpu.stream());
     TaskContext.get().addTaskCompletionListener((TaskCompletionListener) ctx -> release());
   }
 
@@ -105,6 +112,11 @@ final class HashJoinIterator extends LazyBatchIterator {
     metrics.probed(before, join.metrics());
     metrics.gpuTime().add(System.nanoTime() - start);
     return out;
+  }
+
+  /** The stream side's column types: the nulls of build-side outer rows. */
+  static List<DeviceType> streamTypes(GpuHashJoinExec.PartitionPlan plan) {
+    return DeviceBatches.types(plan.streamOutput(), plan.timeZone());
   }
 
   private void release() {

@@ -6,16 +6,16 @@ import org.apache.spark.sql.execution.metric.SQLMetric;
 
 /**
  * A GPU join's SQL metrics, updated by its partitions; laneUtilisation is null where no lanes are measured,
- * mergePartitions for a broadcast join (whose partitions are never merged).
+ * mergePartitions and spreadPartitions for a broadcast join (whose partitions are never merged nor spread).
  */
 record JoinMetrics(SQLMetric rows, SQLMetric batches, SQLMetric gpuTime, SQLMetric matches, SQLMetric naive,
-    SQLMetric pushDown, SQLMetric refill, SQLMetric mergePartitions, SQLMetric laneUtilisation, SQLMetric buildUploadBytes)
-    implements Serializable {
+    SQLMetric pushDown, SQLMetric refill, SQLMetric mergePartitions, SQLMetric spreadPartitions,
+    SQLMetric laneUtilisation, SQLMetric buildUploadBytes) implements Serializable {
   static JoinMetrics of(SparkwarpExec node) {
     return new JoinMetrics(node.metric(GpuMetrics.OUTPUT_ROWS), node.metric(GpuMetrics.OUTPUT_BATCHES),
         node.metric(GpuMetrics.GPU_TIME), node.metric(GpuMetrics.MATCHES), node.metric(GpuMetrics.NAIVE_PROBES),
         node.metric(GpuMetrics.PUSH_DOWN_PROBES), node.metric(GpuMetrics.REFILL_PROBES),
-        node.metricIfPresent(GpuMetrics.MERGE_PARTITIONS),
+        node.metricIfPresent(GpuMetrics.MERGE_PARTITIONS), node.metricIfPresent(GpuMetrics.SPREAD_PARTITIONS),
         node.metricIfPresent(GpuMetrics.LANE_UTILISATION), node.metric(GpuMetrics.TRANSFER_BYTES));
   }
 

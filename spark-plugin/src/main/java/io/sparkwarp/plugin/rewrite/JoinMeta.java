@@ -217,7 +217,8 @@ final class JoinMeta extends ExecMeta {
     AdaptiveMerge adaptive = context.conf().get(WarpConf.JOIN_ALGORITHM) == JoinAlgorithm.AUTO
         && keysFitOneWord() ? new AdaptiveMerge(context.conf().get(WarpConf.AUTO_MERGE_BYTES)) : null;
     return new GpuShuffledHashJoinExec(leftKeys, rightKeys, spec, condition, children.get(0), children.get(1),
-        plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows(), adaptive);
+        plan.output(), plan.outputPartitioning(), context.expressions().timeZone(), context.batchRows(), adaptive,
+        context.conf().get(WarpConf.JOIN_SPREAD_BYTES));
   }
 
   /**

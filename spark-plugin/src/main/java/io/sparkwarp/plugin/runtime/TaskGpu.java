@@ -3,7 +3,11 @@ package io.sparkwarp.plugin.runtime;
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.memory.DeviceMemory;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.spark.TaskContext;
@@ -28,6 +32,8 @@ public final class TaskGpu {
   private final DeviceStream stream;
   private final BufferAllocator hostAllocator;
   private boolean admitted;
+  /** The executor's other devices this task is admitted to, for a join spread over them; left when it ends. */
+  private final Set<GpuDevice> helpers = new LinkedHashSet<>();
 
   private TaskGpu(GpuDevice device, long taskId) {
     this.device = device;
@@ -100,20 +106,48 @@ public final class TaskGpu {
     }
   }
 
+  /**
+   * Admits this task to every device of the executor, waiting on each until its memory fits, for work spread over
+   * them: allocations there are charged to the task (its threads enter it, {@link
+   * io.sparkwarp.kernels.memory.DeviceMemory#currentTask}); it leaves them when it ends. Returns the devices, in
+   * index order.
+   */
+  public synchronized List<GpuDevice> acquireAllDevices() {
+    acquireDevice();
+    List<GpuDevice> all = GpuRuntime.get().devices();
+    for (GpuDevice other : all) {
+      if (other != device && helpers.add(other)) other.admission().admit(taskId);
+    }
+    return all;
+  }
+
   private synchronized void finish() {
     BY_TASK.remove(taskId);
     try {
       stream.close();
-      long leaked = backend().deviceMemory().finishTask(taskId);
-      if (leaked > 0) LOG.error("sparkwarp: task {} left {} bytes of device memory allocated", taskId, leaked);
+      for (GpuDevice d : devicesUsed()) {
+        long leaked = d.backend().deviceMemory().finishTask(taskId);
+        if (leaked > 0) {
+          LOG.error("sparkwarp: task {} left {} bytes of device memory allocated on {}", taskId, leaked,
+              d.backend().description());
+        }
+      }
       hostAllocator.close();
     } finally {
+      helpers.forEach(d -> d.admission().leave(taskId));
+      helpers.clear();
       if (admitted) {
         admitted = false;
         device.admission().leave(taskId);
       }
       device.taskFinished();
     }
+  }
+
+  private List<GpuDevice> devicesUsed() {
+    List<GpuDevice> used = new ArrayList<>(List.of(device));
+    used.addAll(helpers);
+    return used;
   }
 
   /** The device this task runs on, all its device work: chosen when the task first needed one. */

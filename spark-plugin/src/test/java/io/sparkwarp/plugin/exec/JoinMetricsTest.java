@@ -17,7 +17,7 @@ class JoinMetricsTest {
   @Test
   void laneUtilisationIsSetAsAnAverageMetricsPercentage() {
     SQLMetric lanes = new SQLMetric("average", 0);
-    JoinMetrics metrics = new JoinMetrics(sum(), sum(), sum(), sum(), sum(), sum(), sum(), sum(), lanes, sum());
+    JoinMetrics metrics = new JoinMetrics(sum(), sum(), sum(), sum(), sum(), sum(), sum(), sum(), sum(), lanes, sum());
     metrics.finished(new ProbeMetrics(100, 1, 10, ProbeVariant.NAIVE, 20, 1));  // 20 of 32 lanes busy
 
     SQLMetric expected = new SQLMetric("average", 0);
@@ -28,7 +28,7 @@ class JoinMetricsTest {
   @Test
   void aJoinWithoutALaneMetricFinishesToo() {
     // the host backend's joins have no lane metric (GpuMetrics.join)
-    JoinMetrics metrics = new JoinMetrics(sum(), sum(), sum(), sum(), sum(), sum(), sum(), sum(), null, sum());
+    JoinMetrics metrics = new JoinMetrics(sum(), sum(), sum(), sum(), sum(), sum(), sum(), sum(), sum(), null, sum());
     assertDoesNotThrow(() -> metrics.finished(new ProbeMetrics(100, 1, 10, ProbeVariant.NAIVE, 20, 1)));
   }
 }
