@@ -3,6 +3,7 @@ package io.sparkwarp.join;
 import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
@@ -12,6 +13,7 @@ import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.partition.PartitionedBatch;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +23,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.ObjIntConsumer;
 import java.util.stream.IntStream;
 
 /**
- * One equi-join whose build side and stream batches are resident on a home device, run over several devices of one
- * kind when it is too large for one: both sides are split into one hash part per device by their keys (murmur3 with
- * {@link #SEED}, not Spark's 42: a shuffled join's partition shares its seed-42 hash modulo the partition count),
- * part d moves to device d by peer copies, each device builds a {@link DeviceHashJoin} over its build part and
- * probes its stream parts, all devices at once (a thread each, on its own stream), and the output batches come back
- * home by peer copies. Output order differs from a single device's; Spark does not order join output.
+ * One equi-join run over several devices of one kind when it is too large for one: both sides are split into one
+ * hash part per device by their keys (murmur3 with {@link #SEED}, not Spark's 42: a shuffled join's partition shares
+ * its seed-42 hash modulo the partition count), part d moves to device d by peer copies, each device builds a {@link
+ * DeviceHashJoin} over its build part and probes its stream parts, all devices at once (a thread each, on its own
+ * stream). The inputs are resident on a home device (a task's partition: the output comes back home by peer copies)
+ * or already spread, a share on each device (each device splits its share and sends the parts to the others, all to
+ * all; the output stays where it was made). Output order differs from a single device's; Spark does not order join
+ * output.
  *
  * <p>Every row with a given key lands on the same device, on both sides (a null key hashes to one device too), so
  * each device's join is exact on its own: build-side outer, semi and anti rows come from each device's {@link
@@ -84,9 +89,22 @@ public final class SpreadHashJoin implements StreamedJoin {
   public SpreadHashJoin(List<Backend> devices, int home, DeviceBatch build, JoinKeys buildKeys, JoinType type,
       JoinType.Side buildSide, JoinCondition condition, List<DeviceType> streamTypes, int chunkPairs, long splitBytes,
       DeviceStream homeStream) {
+    this(devices, home, atHome(devices.size(), home, build), atHome(devices.size(), home, buildKeys), type, buildSide,
+        condition, streamTypes, chunkPairs, splitBytes, homeStream);
+  }
+
+  /**
+   * As the home constructor, for a build side already spread: {@code buildShares.get(d)}, with its keys, is resident
+   * on device d (null where a device holds none; the shares stay the caller's). Shares on other devices than home
+   * must be complete: their streams synchronised.
+   */
+  public SpreadHashJoin(List<Backend> devices, int home, List<DeviceBatch> buildShares, List<JoinKeys> buildKeys,
+      JoinType type, JoinType.Side buildSide, JoinCondition condition, List<DeviceType> streamTypes, int chunkPairs,
+      long splitBytes, DeviceStream homeStream) {
     if (home < 0 || home >= devices.size()) {
       throw new IllegalArgumentException("home device " + home + " of " + devices.size());
     }
+    checkShares(devices, buildShares, buildKeys);
     for (Backend device : devices) {
       if (device.kind() != devices.get(home).kind()) {
         throw new IllegalArgumentException("a join spread over devices of kinds " + devices.get(home).kind()
@@ -100,8 +118,9 @@ public final class SpreadHashJoin implements StreamedJoin {
     this.condition = condition;
     this.streamTypes = List.copyOf(streamTypes);
     this.chunkPairs = chunkPairs;
-    this.nullSafe = buildKeys.nullSafe();
-    this.buildColumns = build.columnCount();
+    int first = firstShare(buildShares);
+    this.nullSafe = buildKeys.get(first).nullSafe();
+    this.buildColumns = buildShares.get(first).columnCount();
     this.splitBytes = splitBytes;
     this.splittable = devices.size() > 1 && !DeviceHashJoin.tracksBuildMatches(type, buildSide);
     this.task = DeviceMemory.currentTask();
@@ -115,9 +134,13 @@ public final class SpreadHashJoin implements StreamedJoin {
         streams.add(d == home ? homeStream : devices.get(d).newStream());
         replicas.add(new HashMap<>());
       }
-      List<DeviceBatch> slices = scatter(build, buildKeys);
-      parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), toDevice(d, slices.get(d)), buildColumns,
-          nullSafe, type, buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
+      List<List<DeviceBatch>> slices = scatterShares(buildShares, buildKeys);
+      try {
+        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, slices), buildColumns, nullSafe, type,
+            buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
+      } finally {
+        closeAll(slices);  // each gather took its own; these are left by a failure
+      }
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -128,31 +151,50 @@ public final class SpreadHashJoin implements StreamedJoin {
   @Override
   public void join(DeviceBatch streamBatch, JoinKeys streamKeys, Consumer<DeviceBatch> out) {
     if (streamBatch.rowCount() == 0) return;
-    int columns = streamBatch.columnCount();
+    List<List<DeviceBatch>> outputs = probeShares(atHome(devices.size(), home, streamBatch),
+        atHome(devices.size(), home, streamKeys), true);
+    deliver(outputs, (batch, device) -> out.accept(batch));
+  }
+
+  /**
+   * Joins a stream batch already spread: {@code shares.get(d)}, with its keys, on device d (null where a device holds
+   * none; complete, their streams synchronised; left open, the caller's). Each output batch goes to {@code out} with
+   * the device it is on, where it was made.
+   */
+  public void joinShares(List<DeviceBatch> shares, List<JoinKeys> keys, ObjIntConsumer<DeviceBatch> out) {
+    checkShares(devices, shares, keys);
+    deliver(probeShares(shares, keys, false), out);
+  }
+
+  /** The stream shares split, moved and probed; each device's output, at home or where it was made. */
+  private List<List<DeviceBatch>> probeShares(List<DeviceBatch> shares, List<JoinKeys> keys, boolean outputHome) {
+    int columns = shares.get(firstShare(shares)).columnCount();
     List<List<Piece>> pieces = new ArrayList<>();
     for (int e = 0; e < devices.size(); e++) pieces.add(new ArrayList<>());
-    List<DeviceBatch> slices = scatter(streamBatch, streamKeys);
+    List<List<DeviceBatch>> slices = scatterShares(shares, keys);
     try {
-      for (int d = 0; d < slices.size(); d++) {
-        DeviceBatch slice = slices.get(d);
-        if (slice.rowCount() == 0) continue;
-        if (splits(d, slice)) {
-          List<DeviceBatch> dealt = deal(slice);
-          for (int e = 0; e < dealt.size(); e++) pieces.get(e).add(new Piece(d, dealt.get(e)));
-          replicate(d);
-        } else {
-          pieces.get(d).add(new Piece(d, slice));
-          slices.set(d, null);  // the piece owns it now
+      for (int s = 0; s < slices.size(); s++) {
+        if (slices.get(s) == null) continue;
+        for (int d = 0; d < devices.size(); d++) {
+          DeviceBatch slice = slices.get(s).get(d);
+          if (slice.rowCount() == 0) continue;
+          if (splits(d, slice)) {
+            List<DeviceBatch> dealt = deal(s, slice);
+            for (int e = 0; e < dealt.size(); e++) pieces.get(e).add(new Piece(d, s, dealt.get(e)));
+            replicate(d);
+          } else {
+            pieces.get(d).add(new Piece(d, s, slice));
+            slices.get(s).set(d, null);  // the piece owns it now
+          }
         }
       }
-      streams.get(home).synchronize();  // the pieces are read on other streams
     } catch (RuntimeException e) {
       pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
       throw e;
     } finally {
-      Closeables.closeAll(slices);
+      closeAll(slices);
     }
-    deliver(onEachDevice(e -> probe(e, pieces.get(e), columns), Closeables::closeAll), out);
+    return onEachDevice(e -> probe(e, pieces.get(e), columns, outputHome), Closeables::closeAll);
   }
 
   /** {@inheritDoc} Each device's, brought home. */
@@ -161,13 +203,13 @@ public final class SpreadHashJoin implements StreamedJoin {
     deliver(onEachDevice(e -> {
       List<DeviceBatch> result = new ArrayList<>();
       try {
-        parts.get(e).join().finish(b -> result.add(toHome(e, b)));
+        parts.get(e).join().finish(b -> result.add(move(e, home, b)));
         return result;
       } catch (RuntimeException failure) {
         Closeables.closeAll(result);
         throw failure;
       }
-    }, Closeables::closeAll), out);
+    }, Closeables::closeAll), (batch, device) -> out.accept(batch));
   }
 
   /** What the probes of every device did so far. */
@@ -202,18 +244,20 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
   }
 
-  /** Stream rows of part {@code part} on the home device, to be probed against that part's build rows. */
-  private record Piece(int part, DeviceBatch rowsAndKeys) {}
+  /** Stream rows of part {@code part} on device {@code source}, to be probed against that part's build rows. */
+  private record Piece(int part, int source, DeviceBatch rowsAndKeys) {}
 
-  /** Device e's pieces copied there and probed; returns the output, at home. Closes the pieces. */
-  private List<DeviceBatch> probe(int e, List<Piece> pieces, int columns) {
+  /**
+   * Device e's pieces copied there and probed; returns the output, at home or on e. Closes the pieces.
+   */
+  private List<DeviceBatch> probe(int e, List<Piece> pieces, int columns, boolean outputHome) {
     List<DeviceBatch> result = new ArrayList<>();
     try {
       for (Piece piece : pieces) {
-        try (DeviceBatch local = toDevice(e, piece.rowsAndKeys())) {
+        try (DeviceBatch local = move(piece.source(), e, piece.rowsAndKeys())) {
           SpreadPart target = piece.part() == e ? parts.get(e) : replicas.get(e).get(piece.part());
           target.join().join(SpreadPart.rows(local, columns), SpreadPart.keys(local, columns, nullSafe),
-              b -> result.add(toHome(e, b)));
+              b -> result.add(outputHome ? move(e, home, b) : b));
         }
       }
       return result;
@@ -225,37 +269,51 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
   }
 
+  /** Each share scattered on its own device, all at once ({@link #scatter}); null for a device without one. */
+  private List<List<DeviceBatch>> scatterShares(List<DeviceBatch> shares, List<JoinKeys> keys) {
+    return onEachDevice(s -> shares.get(s) == null ? null : scatter(s, shares.get(s), keys.get(s)),
+        slices -> closeAll(Collections.singletonList(slices)));
+  }
+
+  /** Closes every slice left of a scatter of shares (a source without a share is null). */
+  private static void closeAll(List<List<DeviceBatch>> slicesBySource) {
+    for (List<DeviceBatch> slices : slicesBySource) {
+      if (slices != null) Closeables.closeAll(slices);
+    }
+  }
+
   /**
-   * The batch's rows with its keys appended, split into one batch per device by the keys' hash, on the home
-   * device. The batch and keys stay the caller's.
+   * The batch's rows with its keys appended, split into one batch per device by the keys' hash, on device {@code
+   * s}, where the batch is. The batch and keys stay the caller's.
    */
-  private List<DeviceBatch> scatter(DeviceBatch batch, JoinKeys keys) {
+  private List<DeviceBatch> scatter(int s, DeviceBatch batch, JoinKeys keys) {
     List<DeviceColumn> columns = new ArrayList<>(batch.columns());
     columns.addAll(keys.columns());
     int[] keyColumns = IntStream.range(batch.columnCount(), columns.size()).toArray();
     // the view shares the batch's and the keys' columns: it is not closed
     DeviceBatch rowsAndKeys = new DeviceBatch(columns, batch.rowCount());
-    try (PartitionedBatch grouped = PartitionedBatch.hash(devices.get(home), rowsAndKeys, keyColumns,
-        devices.size(), SEED, streams.get(home))) {
-      return slices(grouped);
+    try (PartitionedBatch grouped = PartitionedBatch.hash(devices.get(s), rowsAndKeys, keyColumns, devices.size(),
+        SEED, streams.get(s))) {
+      return slices(s, grouped);
     }
   }
 
-  /** A split part's rows dealt round-robin, one batch per device, on the home device; closes the part. */
-  private List<DeviceBatch> deal(DeviceBatch part) {
+  /** A split part's rows on device s dealt round-robin, one batch per device, still on s; closes the part. */
+  private List<DeviceBatch> deal(int s, DeviceBatch part) {
     try (part;
-        PartitionedBatch grouped = PartitionedBatch.roundRobin(devices.get(home), part, 0, devices.size(),
-            streams.get(home))) {
-      return slices(grouped);
+        PartitionedBatch grouped = PartitionedBatch.roundRobin(devices.get(s), part, 0, devices.size(),
+            streams.get(s))) {
+      return slices(s, grouped);
     }
   }
 
-  private List<DeviceBatch> slices(PartitionedBatch grouped) {
+  /** Each partition of {@code grouped}, on device s, as a batch of its own there. */
+  private List<DeviceBatch> slices(int s, PartitionedBatch grouped) {
     List<DeviceBatch> slices = new ArrayList<>();
     try {
       for (int d = 0; d < devices.size(); d++) {
-        slices.add(BatchSlicer.slice(devices.get(home), grouped.batch(), grouped.starts()[d], grouped.rows(d),
-            streams.get(home)));
+        slices.add(BatchSlicer.slice(devices.get(s), grouped.batch(), grouped.starts()[d], grouped.rows(d),
+            streams.get(s)));
       }
       return slices;
     } catch (RuntimeException e) {
@@ -283,19 +341,58 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
   }
 
-  /** A batch on the home device moved to device d (the same batch at home); closes the home copy otherwise. */
-  private DeviceBatch toDevice(int d, DeviceBatch atHome) {
-    if (d == home) return atHome;
-    try (atHome) {
-      return PeerBatchCopy.copy(devices.get(home), atHome, streams.get(home), devices.get(d), streams.get(d));
+  /**
+   * Part d's build rows from every source's scatter, moved to device d and made one batch there; takes the slices
+   * (closing each, and clearing its place).
+   */
+  private DeviceBatch gather(int d, List<List<DeviceBatch>> slicesBySource) {
+    List<DeviceBatch> moved = new ArrayList<>();
+    try {
+      for (int s = 0; s < slicesBySource.size(); s++) {
+        if (slicesBySource.get(s) == null) continue;
+        moved.add(move(s, d, slicesBySource.get(s).get(d)));
+        slicesBySource.get(s).set(d, null);
+      }
+      if (moved.size() == 1) return moved.remove(0);
+      return BatchConcatenator.concat(devices.get(d), moved, streams.get(d));
+    } finally {
+      Closeables.closeAll(moved);
     }
   }
 
-  /** A batch on device e brought to the home device; closes the one on e. */
-  private DeviceBatch toHome(int e, DeviceBatch onDevice) {
-    if (e == home) return onDevice;
-    try (onDevice) {
-      return PeerBatchCopy.copy(devices.get(e), onDevice, streams.get(e), devices.get(home), streams.get(home));
+  /** A batch on device {@code from} moved to device {@code to} (the same batch when they are one); closes it else. */
+  private DeviceBatch move(int from, int to, DeviceBatch batch) {
+    if (from == to) return batch;
+    try (batch) {
+      return PeerBatchCopy.copy(devices.get(from), batch, streams.get(from), devices.get(to), streams.get(to));
+    }
+  }
+
+  /** A list with {@code value} at {@code home} and nulls elsewhere: inputs all on the home device. */
+  private static <T> List<T> atHome(int count, int home, T value) {
+    List<T> list = new ArrayList<>(Collections.nCopies(count, null));
+    list.set(home, value);
+    return list;
+  }
+
+  /** The index of the first share present. */
+  private static int firstShare(List<DeviceBatch> shares) {
+    for (int d = 0; d < shares.size(); d++) {
+      if (shares.get(d) != null) return d;
+    }
+    throw new IllegalArgumentException("no device holds a share of the input");
+  }
+
+  private static void checkShares(List<Backend> devices, List<DeviceBatch> shares, List<JoinKeys> keys) {
+    if (shares.size() != devices.size() || keys.size() != devices.size()) {
+      throw new IllegalArgumentException(shares.size() + " shares and " + keys.size() + " keys for " + devices.size()
+          + " devices");
+    }
+    firstShare(shares);
+    for (int d = 0; d < shares.size(); d++) {
+      if ((shares.get(d) == null) != (keys.get(d) == null)) {
+        throw new IllegalArgumentException("device " + d + " has a share without keys, or keys without a share");
+      }
     }
   }
 
@@ -334,11 +431,12 @@ public final class SpreadHashJoin implements StreamedJoin {
     return results;
   }
 
-  private static void deliver(List<List<DeviceBatch>> outputs, Consumer<DeviceBatch> out) {
+  /** Hands each device's output batches to {@code out} with the device's index; closes the rest if it throws. */
+  private static void deliver(List<List<DeviceBatch>> outputs, ObjIntConsumer<DeviceBatch> out) {
     for (int i = 0; i < outputs.size(); i++) {
       for (int j = 0; j < outputs.get(i).size(); j++) {
         try {
-          out.accept(outputs.get(i).get(j));
+          out.accept(outputs.get(i).get(j), i);
         } catch (RuntimeException e) {
           outputs.get(i).subList(j + 1, outputs.get(i).size()).forEach(DeviceBatch::close);
           outputs.subList(i + 1, outputs.size()).forEach(Closeables::closeAll);

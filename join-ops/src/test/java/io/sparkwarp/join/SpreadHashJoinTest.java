@@ -15,6 +15,7 @@ import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.batch.PeerBatchCopy;
 import io.sparkwarp.kernels.expr.Comparison;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.join.JoinKeys;
@@ -40,7 +41,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The spread join over two and three simulated host devices against the single-device hash join on the home
  * device, for every join type and build side: rows (int key, multi-byte string, int) with null keys (plain and
- * null-safe), a hot key, a residual condition, empty sides, and parts split for skew where the type allows it.
+ * null-safe), a hot key, a residual condition, empty sides, parts split for skew where the type allows it, and
+ * inputs already spread over the devices.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SpreadHashJoinTest {
@@ -154,6 +156,61 @@ class SpreadHashJoinTest {
     assertEquals(run(JoinType.INNER, JoinType.Side.RIGHT, null, false, stream, build, 1, 0, Long.MAX_VALUE).rows(),
         spread.rows());
     assertTrue(spread.splitParts() == 1, spread.splitParts() + " parts split");
+  }
+
+  /**
+   * Both sides already spread, a share on each of three devices (the build's last share empty): the all-to-all
+   * exchange, each device's output left where it was made, equals the single device's.
+   */
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void sharesOnEveryDeviceMatchOneDevice(JoinType type) {
+    Side left = Side.random(rnd, 300, 40);
+    Side right = Side.random(rnd, 200, 40);
+    List<String> expected = run(type, JoinType.Side.RIGHT, LESS, false, left, right, 1, 0, Long.MAX_VALUE).rows();
+    Backend home = devices.get(0);
+    List<DeviceBatch> shares = new ArrayList<>();
+    List<DeviceBatch> out = new ArrayList<>();
+    List<String> rows = new ArrayList<>();
+    try (DeviceBatch l = upload(home, left, streams.get(0)); DeviceBatch r = upload(home, right, streams.get(0))) {
+      List<DeviceBatch> buildShares = share(r, new int[] {0, 120, 200, 200}, shares);
+      List<DeviceBatch> streamShares = share(l, new int[] {0, 100, 220, 300}, shares);
+      List<DeviceType> streamTypes = l.columns().stream().map(DeviceColumn::type).toList();
+      try (SpreadHashJoin join = new SpreadHashJoin(devices, 0, buildShares, keysOf(buildShares), type,
+          JoinType.Side.RIGHT, LESS, streamTypes, 64, Long.MAX_VALUE, streams.get(0))) {
+        join.joinShares(streamShares, keysOf(streamShares), (batch, device) -> {
+          out.add(batch);
+          rows.addAll(rows(devices.get(device), List.of(batch), type.outputsRight(), streams.get(device)));
+        });
+        join.finish(batch -> {
+          out.add(batch);
+          rows.addAll(rows(home, List.of(batch), type.outputsRight(), streams.get(0)));
+        });
+      }
+    } finally {
+      Closeables.closeAll(out);
+      Closeables.closeAll(shares);
+    }
+    rows.sort(null);
+    assertEquals(expected, rows, type.toString());
+  }
+
+  /** Rows [bounds[d], bounds[d + 1]) of {@code batch} copied to device d, each added to {@code owned}. */
+  private List<DeviceBatch> share(DeviceBatch batch, int[] bounds, List<DeviceBatch> owned) {
+    List<DeviceBatch> shares = new ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      try (DeviceBatch rows = BatchSlicer.slice(devices.get(0), batch, bounds[d], bounds[d + 1] - bounds[d],
+          streams.get(0))) {
+        DeviceBatch share = PeerBatchCopy.copy(devices.get(0), rows, streams.get(0), devices.get(d), streams.get(d));
+        owned.add(share);
+        shares.add(share);
+      }
+    }
+    return shares;
+  }
+
+  private static List<JoinKeys> keysOf(List<DeviceBatch> shares) {
+    return shares.stream().map(b -> keys(b, false)).toList();
   }
 
   private record Result(List<String> rows, int splitParts) {}
