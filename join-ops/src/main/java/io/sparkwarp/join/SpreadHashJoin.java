@@ -57,8 +57,10 @@ public final class SpreadHashJoin implements StreamedJoin {
 
   private final List<Backend> devices;
   private final int home;
-  /** Each device's stream: the caller's on the home device (output batches are allocated there), the join's own. */
+  /** Each device's stream: the caller's where it gave one (output batches are made there), else the join's own. */
   private final List<DeviceStream> streams = new ArrayList<>();
+  /** The streams the join made, and closes. */
+  private final List<DeviceStream> ownStreams = new ArrayList<>();
   private final JoinType type;
   private final JoinType.Side buildSide;
   private final JoinCondition condition;
@@ -90,17 +92,24 @@ public final class SpreadHashJoin implements StreamedJoin {
       JoinType.Side buildSide, JoinCondition condition, List<DeviceType> streamTypes, int chunkPairs, long splitBytes,
       DeviceStream homeStream) {
     this(devices, home, atHome(devices.size(), home, build), atHome(devices.size(), home, buildKeys), type, buildSide,
-        condition, streamTypes, chunkPairs, splitBytes, homeStream);
+        condition, streamTypes, chunkPairs, splitBytes, atHome(devices.size(), home, homeStream));
   }
 
   /**
    * As the home constructor, for a build side already spread: {@code buildShares.get(d)}, with its keys, is resident
-   * on device d (null where a device holds none; the shares stay the caller's). Shares on other devices than home
-   * must be complete: their streams synchronised.
+   * on device d (null where a device holds none; the shares stay the caller's).
+   *
+   * @param callerStreams the caller's stream on each device, null where the join is to make its own: each share's
+   *     producing work is issued there or finished, and output batches left on a device ({@link #joinShares}) are
+   *     made on its stream, so the caller must give one for each device it reads output on
    */
   public SpreadHashJoin(List<Backend> devices, int home, List<DeviceBatch> buildShares, List<JoinKeys> buildKeys,
       JoinType type, JoinType.Side buildSide, JoinCondition condition, List<DeviceType> streamTypes, int chunkPairs,
-      long splitBytes, DeviceStream homeStream) {
+      long splitBytes, List<DeviceStream> callerStreams) {
+    if (callerStreams.size() != devices.size() || callerStreams.get(home) == null) {
+      throw new IllegalArgumentException("a join over " + devices.size() + " devices needs that many streams, the "
+          + "home device's given");
+    }
     if (home < 0 || home >= devices.size()) {
       throw new IllegalArgumentException("home device " + home + " of " + devices.size());
     }
@@ -131,7 +140,12 @@ public final class SpreadHashJoin implements StreamedJoin {
     });
     try {
       for (int d = 0; d < devices.size(); d++) {
-        streams.add(d == home ? homeStream : devices.get(d).newStream());
+        DeviceStream given = callerStreams.get(d);
+        if (given == null) {
+          given = devices.get(d).newStream();
+          ownStreams.add(given);
+        }
+        streams.add(given);
         replicas.add(new HashMap<>());
       }
       List<List<DeviceBatch>> slices = scatterShares(buildShares, buildKeys);
@@ -158,8 +172,8 @@ public final class SpreadHashJoin implements StreamedJoin {
 
   /**
    * Joins a stream batch already spread: {@code shares.get(d)}, with its keys, on device d (null where a device holds
-   * none; complete, their streams synchronised; left open, the caller's). Each output batch goes to {@code out} with
-   * the device it is on, where it was made.
+   * none; issued on the join's stream there or finished; left open, the caller's). Each output batch goes to {@code
+   * out} with the device it is on, where it was made, on the stream the caller gave for it.
    */
   public void joinShares(List<DeviceBatch> shares, List<JoinKeys> keys, ObjIntConsumer<DeviceBatch> out) {
     checkShares(devices, shares, keys);
@@ -237,9 +251,7 @@ public final class SpreadHashJoin implements StreamedJoin {
       replicas.forEach(Map::clear);
       Closeables.closeAll(all);
     } finally {
-      for (int d = 0; d < streams.size(); d++) {
-        if (d != home) streams.get(d).close();
-      }
+      Closeables.closeAll(ownStreams);
       workers.shutdownNow();
     }
   }

@@ -177,7 +177,7 @@ class SpreadHashJoinTest {
       List<DeviceBatch> streamShares = share(l, new int[] {0, 100, 220, 300}, shares);
       List<DeviceType> streamTypes = l.columns().stream().map(DeviceColumn::type).toList();
       try (SpreadHashJoin join = new SpreadHashJoin(devices, 0, buildShares, keysOf(buildShares), type,
-          JoinType.Side.RIGHT, LESS, streamTypes, 64, Long.MAX_VALUE, streams.get(0))) {
+          JoinType.Side.RIGHT, LESS, streamTypes, 64, Long.MAX_VALUE, streams)) {
         join.joinShares(streamShares, keysOf(streamShares), (batch, device) -> {
           out.add(batch);
           rows.addAll(rows(devices.get(device), List.of(batch), type.outputsRight(), streams.get(device)));
