@@ -24,21 +24,25 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
+import java.util.function.ObjIntConsumer;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * Issue 16's multi-device figures: peer copies between devices 0 and 1 (each way, and both at once; whether the
  * pair has direct access), and an inner join of N x N rows (int64 key, int64 payload a side; each stream row
- * matching {@code matchesPerKey} build rows) on device 0 alone against {@link SpreadHashJoin} over all devices,
- * with the inputs resident on device 0 as a task's partition is. Times are wall clock with the streams synchronised
+ * matching {@code matchesPerKey} build rows) on device 0 alone against {@link SpreadHashJoin} over all devices, in
+ * two setups: the inputs resident on device 0 as a task's partition is (the output brought back there), and the
+ * inputs already spread, 1/D of each side generated on each device as tasks' scans would land them (each device
+ * splits its share and sends the parts to the others, all to all; the output stays where it is made). The one-device
+ * join is the same in both. Times are wall clock with the streams synchronised
  * around the work: one warm-up, then the median of 5 copies or 3 joins. The warm-up of each join also checks the
  * answer: its row count and a checksum of the payload pairs must be equal on one device and on all. Inputs are
  * generated on the host and uploaded through pinned memory before anything is timed.
  *
  * <p>Memory: the inputs take 17 bytes a row a side on device 0 (1 G rows: 17 GB a side); the spread join partitions
- * the build side there (about three times its bytes at the peak) before sending the parts away.
+ * the build side there (about three times its bytes at the peak) before sending the parts away. The first setup's
+ * inputs are freed before the second's are made.
  *
  * <p>Arguments: rows per side, matches per key, devices, backend ({@code cuda} or {@code host}), JSON output, and
  * optionally the bytes of each peer copy (default 1 GiB). On a machine with two GPUs: {@code run.sh main
@@ -54,6 +58,8 @@ public final class MultiDeviceJoinBenchmark {
   /** Rows per copy from the pinned staging block. */
   private static final int UPLOAD_ROWS = 1 << 26;
   private static final long MIX = 0x9E3779B97F4A7C15L;
+  /** The stream side's columns: key and payload. */
+  private static final List<DeviceType> STREAM_TYPES = List.of(DeviceType.LONG, DeviceType.LONG);
 
   private MultiDeviceJoinBenchmark() {}
 
@@ -110,16 +116,21 @@ public final class MultiDeviceJoinBenchmark {
       out.println("|---|---|");
       List<PeerCopy> copies = peerCopies(devices, streams, args.copyBytes());
       for (PeerCopy c : copies) out.printf(Locale.ROOT, "| %s | %.1f |%n", c.direction(), c.gbPerSecond());
-      JoinRun home = joinAtHome(devices, streams, args);
+      Baseline baseline = new Baseline();
+      JoinRun home = joinAtHome(devices, streams, args, baseline);
+      JoinRun spread = joinSpread(devices, streams, args, baseline);
       out.printf(Locale.ROOT, "| join %,d x %,d, %d match(es) a key | 1 device ms | %d devices ms | speed-up |%n",
           args.rowsPerSide(), args.rowsPerSide(), args.matchesPerKey(), args.devices());
       out.println("|---|---|---|---|");
-      out.printf(Locale.ROOT, "| inputs on device 0 | %.1f | %.1f | %.2fx |%n", median(home.oneDeviceMillis()),
-          median(home.allDevicesMillis()), home.speedUp());
-      out.println("output rows " + home.outputRows() + ", answers " + (home.matched() ? "match" : "DIFFER"));
+      for (JoinRun run : List.of(home, spread)) {
+        out.printf(Locale.ROOT, "| inputs %s | %.1f | %.1f | %.2fx |%n", run.setup().equals("home") ? "on device 0"
+            : "spread over the devices", median(run.oneDeviceMillis()), median(run.allDevicesMillis()), run.speedUp());
+      }
+      out.println("output rows " + home.outputRows() + ", answers " + (home.matched() && spread.matched() ? "match"
+          : "DIFFER"));
       return new MultiDeviceJoinResults(args.backend().name().toLowerCase(Locale.ROOT),
           devices.stream().map(Backend::description).toList(), direct, args.copyBytes(), copies, args.rowsPerSide(),
-          args.matchesPerKey(), List.of(home));
+          args.matchesPerKey(), List.of(home, spread));
     } finally {
       Closeables.closeAll(streams);
       Closeables.closeAll(devices);
@@ -152,76 +163,143 @@ public final class MultiDeviceJoinBenchmark {
 
   // ---- the join
 
+  /** The one-device join's answer and times, measured in the first setup and compared against in both. */
+  private static final class Baseline {
+    Answer answer;
+    List<Double> millis;
+  }
+
   /** Inputs on device 0: the plain hash join there against the spread join over all devices. */
-  private static JoinRun joinAtHome(List<Backend> devices, List<DeviceStream> streams, Args args) {
+  private static JoinRun joinAtHome(List<Backend> devices, List<DeviceStream> streams, Args args, Baseline baseline) {
     Backend home = devices.get(0);
     DeviceStream stream = streams.get(0);
     int rows = args.rowsPerSide();
-    long keys = Math.max(1, rows / args.matchesPerKey());
     List<DeviceBatch> streamBatches = new ArrayList<>();
-    try (DeviceBatch build = new DeviceBatch(List.of(longs(home, rows, 0, i -> i / args.matchesPerKey(), stream),
-        longs(home, rows, 0, i -> i, stream)), rows)) {
+    try (DeviceBatch build = buildRows(home, 0, rows, args, stream)) {
       for (int first = 0; first < rows; first += STREAM_BATCH_ROWS) {
-        int count = Math.min(STREAM_BATCH_ROWS, rows - first);
-        streamBatches.add(new DeviceBatch(List.of(longs(home, count, first, i -> ((i * MIX) >>> 1) % keys, stream),
-            longs(home, count, first, i -> -i, stream)), count));
+        streamBatches.add(streamRows(home, first, Math.min(STREAM_BATCH_ROWS, rows - first), args, stream));
       }
-      List<DeviceType> streamTypes = List.of(DeviceType.LONG, DeviceType.LONG);
       Runner one = sink -> {
         JoinKeys buildKeys = JoinKeys.of(build.column(0));
         try (HashJoinBuild table = HashJoinBuild.build(home, buildKeys, HashJoinBuild.Choice.AUTO, stream);
             DeviceHashJoin join = new DeviceHashJoin(home, build, buildKeys, table, JoinType.INNER,
-                JoinType.Side.RIGHT, null, streamTypes, CHUNK_PAIRS, null, stream)) {
-          for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), sink);
-          join.finish(sink);
+                JoinType.Side.RIGHT, null, STREAM_TYPES, CHUNK_PAIRS, null, stream)) {
+          for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), b2 -> sink.accept(b2, 0));
+          join.finish(b -> sink.accept(b, 0));
         }
       };
       Runner all = sink -> {
         try (SpreadHashJoin join = new SpreadHashJoin(devices, 0, build, JoinKeys.of(build.column(0)),
-            JoinType.INNER, JoinType.Side.RIGHT, null, streamTypes, CHUNK_PAIRS, Long.MAX_VALUE, stream)) {
-          for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), sink);
-          join.finish(sink);
+            JoinType.INNER, JoinType.Side.RIGHT, null, STREAM_TYPES, CHUNK_PAIRS, Long.MAX_VALUE, stream)) {
+          for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), b2 -> sink.accept(b2, 0));
+          join.finish(b -> sink.accept(b, 0));
         }
       };
-      Answer oneAnswer = checked(home, stream, one);
-      Answer allAnswer = checked(home, stream, all);
-      List<Double> oneMillis = timedJoins(streams, one);
+      baseline.answer = checked(devices, streams, one);
+      Answer allAnswer = checked(devices, streams, all);
+      baseline.millis = timedJoins(streams, one);
       List<Double> allMillis = timedJoins(streams, all);
-      return new JoinRun("home", oneMillis, allMillis, median(oneMillis) / median(allMillis), oneAnswer.rows(),
-          oneAnswer.equals(allAnswer));
+      return new JoinRun("home", baseline.millis, allMillis, median(baseline.millis) / median(allMillis),
+          baseline.answer.rows(), baseline.answer.equals(allAnswer));
     } finally {
       Closeables.closeAll(streamBatches);
     }
   }
 
-  /** One whole join, handing each output batch (at home) to the sink. */
+  /**
+   * Inputs spread: device d holds rows [d N / D, (d + 1) N / D) of each side, its stream share in batches; the
+   * spread join over all devices against the one-device baseline (the same rows, on device 0).
+   */
+  private static JoinRun joinSpread(List<Backend> devices, List<DeviceStream> streams, Args args, Baseline baseline) {
+    int count = devices.size();
+    long rows = args.rowsPerSide();
+    List<DeviceBatch> buildShares = new ArrayList<>();
+    List<List<DeviceBatch>> streamShares = new ArrayList<>();
+    try {
+      int rounds = 0;
+      for (int d = 0; d < count; d++) {
+        int first = (int) (rows * d / count);
+        int end = (int) (rows * (d + 1) / count);
+        buildShares.add(buildRows(devices.get(d), first, end - first, args, streams.get(d)));
+        List<DeviceBatch> batches = new ArrayList<>();
+        streamShares.add(batches);
+        for (int at = first; at < end; at += STREAM_BATCH_ROWS) {
+          batches.add(streamRows(devices.get(d), at, Math.min(STREAM_BATCH_ROWS, end - at), args, streams.get(d)));
+        }
+        rounds = Math.max(rounds, batches.size());
+      }
+      int batchRounds = rounds;
+      Runner all = sink -> {
+        try (SpreadHashJoin join = new SpreadHashJoin(devices, 0, buildShares, keysOf(buildShares), JoinType.INNER,
+            JoinType.Side.RIGHT, null, STREAM_TYPES, CHUNK_PAIRS, Long.MAX_VALUE, streams)) {
+          for (int round = 0; round < batchRounds; round++) {
+            List<DeviceBatch> shares = new ArrayList<>();
+            for (List<DeviceBatch> batches : streamShares) {
+              shares.add(round < batches.size() ? batches.get(round) : null);
+            }
+            join.joinShares(shares, keysOf(shares), sink::accept);
+          }
+          join.finish(b -> sink.accept(b, 0));
+        }
+      };
+      Answer answer = checked(devices, streams, all);
+      List<Double> millis = timedJoins(streams, all);
+      return new JoinRun("spread", baseline.millis, millis, median(baseline.millis) / median(millis), answer.rows(),
+          answer.equals(baseline.answer));
+    } finally {
+      Closeables.closeAll(buildShares);
+      streamShares.forEach(Closeables::closeAll);
+    }
+  }
+
+  /** Build rows [first, first + count): key i / matchesPerKey, payload i. */
+  private static DeviceBatch buildRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
+    return new DeviceBatch(List.of(longs(backend, count, first, i -> i / args.matchesPerKey(), stream),
+        longs(backend, count, first, i -> i, stream)), count);
+  }
+
+  /** Stream rows [first, first + count): a scrambled key among the build's, payload -i. */
+  private static DeviceBatch streamRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
+    long keys = Math.max(1, args.rowsPerSide() / args.matchesPerKey());
+    return new DeviceBatch(List.of(longs(backend, count, first, i -> ((i * MIX) >>> 1) % keys, stream),
+        longs(backend, count, first, i -> -i, stream)), count);
+  }
+
+  /** The first column of each share as its key (null for none). */
+  private static List<JoinKeys> keysOf(List<DeviceBatch> shares) {
+    List<JoinKeys> keys = new ArrayList<>();
+    for (DeviceBatch share : shares) keys.add(share == null ? null : JoinKeys.of(share.column(0)));
+    return keys;
+  }
+
+  /** One whole join, handing each output batch with the device it is on to the sink. */
   private interface Runner {
-    void run(Consumer<DeviceBatch> sink);
+    void run(ObjIntConsumer<DeviceBatch> sink);
   }
 
   /** A join's answer, order-free: its rows and the sum of a mix of each row's two payloads. */
   private record Answer(long rows, long checksum) {}
 
   /** The warm-up: the join with its output read back and summed. */
-  private static Answer checked(Backend home, DeviceStream stream, Runner join) {
+  private static Answer checked(List<Backend> devices, List<DeviceStream> streams, Runner join) {
     long[] answer = new long[2];
-    join.run(batch -> {
+    join.run((batch, device) -> {
       try (batch) {
         answer[0] += batch.rowCount();
-        answer[1] += checksum(home, batch, stream);
+        answer[1] += checksum(devices.get(device), batch, streams.get(device));
       }
     });
     return new Answer(answer[0], answer[1]);
   }
 
   /** Sum over the rows of a batch (stream key, stream payload, build key, build payload) of a payload mix. */
-  private static long checksum(Backend home, DeviceBatch batch, DeviceStream stream) {
+  private static long checksum(Backend backend, DeviceBatch batch, DeviceStream stream) {
     int rows = batch.rowCount();
     if (rows == 0) return 0;
-    try (HostBlock left = home.transferMemory().pool().allocate(8L * rows);
-        HostBlock right = home.transferMemory().pool().allocate(8L * rows)) {
-      home.copyDeviceToHost(batch.column(1).data(), 0, left.address(), 8L * rows, stream);
-      home.copyDeviceToHost(batch.column(3).data(), 0, right.address(), 8L * rows, stream);
+    try (HostBlock left = backend.transferMemory().pool().allocate(8L * rows);
+        HostBlock right = backend.transferMemory().pool().allocate(8L * rows)) {
+      backend.copyDeviceToHost(batch.column(1).data(), 0, left.address(), 8L * rows, stream);
+      backend.copyDeviceToHost(batch.column(3).data(), 0, right.address(), 8L * rows, stream);
       stream.synchronize();
       long sum = 0;
       for (long i = 0; i < rows; i++) {
@@ -233,7 +311,7 @@ public final class MultiDeviceJoinBenchmark {
 
   /** The timed joins, their output dropped; the checked run was their warm-up. */
   private static List<Double> timedJoins(List<DeviceStream> streams, Runner join) {
-    return timed(JOIN_RUNS, false, streams, () -> join.run(DeviceBatch::close));
+    return timed(JOIN_RUNS, false, streams, () -> join.run((batch, device) -> batch.close()));
   }
 
   // ---- shared

@@ -43,6 +43,12 @@ class MultiDeviceJoinBenchmarkTest {
     assertTrue(home.matched(), table);
     assertEquals(3, home.oneDeviceMillis().size());
     assertEquals(3, home.allDevicesMillis().size());
+    MultiDeviceJoinResults.JoinRun spread = results.joins().get(1);
+    assertEquals("spread", spread.setup());
+    assertEquals(40_000, spread.outputRows());
+    assertTrue(spread.matched(), table);
+    assertEquals(home.oneDeviceMillis(), spread.oneDeviceMillis(), "one baseline for both setups");
+    assertTrue(table.contains("| inputs spread over the devices |"), table);
   }
 
   @Test
