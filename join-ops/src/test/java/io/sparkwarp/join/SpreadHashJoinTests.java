@@ -1,0 +1,329 @@
+package io.sparkwarp.join;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.BackendOptions;
+import io.sparkwarp.kernels.Backends;
+import io.sparkwarp.kernels.Closeables;
+import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowDownload;
+import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.BatchSlicer;
+import io.sparkwarp.kernels.batch.DeviceBatch;
+import io.sparkwarp.kernels.batch.DeviceColumn;
+import io.sparkwarp.kernels.batch.DeviceType;
+import io.sparkwarp.kernels.batch.PeerBatchCopy;
+import io.sparkwarp.kernels.expr.Comparison;
+import io.sparkwarp.kernels.expr.ExprProgram;
+import io.sparkwarp.kernels.join.JoinKeys;
+import io.sparkwarp.strings.MatchingProgram;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The spread join over two and all of a backend's devices (subclasses pick the backend and the count) against the
+ * single-device hash join on the home device, for every join type and build side: rows (int key, multi-byte string, int) with null keys (plain and
+ * null-safe), a hot key, a residual condition, empty sides, parts split for skew where the type allows it, and
+ * inputs already spread over the devices.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class SpreadHashJoinTests {
+  private static final int KEY = 0;
+  private static final int VALUE = 2;
+  /** l.v < r.v over the value columns. */
+  private static final JoinCondition LESS = new JoinCondition(MatchingProgram.plain(ExprProgram.builder(
+      List.of(DeviceType.INT, DeviceType.INT)).column(0).column(1).compare(Comparison.LT).output().build()),
+      new int[] {VALUE}, new int[] {VALUE});
+
+  private final List<Backend> devices = new ArrayList<>();
+  private final List<DeviceStream> streams = new ArrayList<>();
+  private BufferAllocator allocator;
+  private final Random rnd = new Random(16);
+
+  protected abstract BackendKind kind();
+
+  /** How many devices to open, at least 2; called before anything opens, so it may skip the class (assumption). */
+  protected abstract int deviceCount();
+
+  @BeforeAll
+  void open() {
+    int count = deviceCount();
+    for (int d = 0; d < count; d++) {
+      devices.add(Backends.open(kind(), BackendOptions.defaults().withDevice(d)));
+      streams.add(devices.get(d).newStream());
+    }
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void nothingLeaked() {
+    for (Backend device : devices) assertEquals(List.of(), device.deviceMemory().liveBuffers(), "device memory left");
+  }
+
+  @AfterAll
+  void close() {
+    Closeables.closeAll(streams);
+    allocator.close();
+    Closeables.closeAll(devices);
+  }
+
+  /** Rows (key, name, value): a tenth null keys, a quarter the hot key 7, names of one to three bytes a character. */
+  private record Side(Integer[] keys, String[] names, Integer[] values) {
+    static Side random(Random rnd, int rows, int distinct) {
+      Integer[] keys = new Integer[rows];
+      String[] names = new String[rows];
+      Integer[] values = new Integer[rows];
+      for (int i = 0; i < rows; i++) {
+        keys[i] = rnd.nextInt(10) == 0 ? null : rnd.nextInt(4) == 0 ? 7 : rnd.nextInt(distinct);
+        names[i] = rnd.nextInt(10) == 0 ? null : "r" + i + (i % 3 == 0 ? "ü日" : "");
+        values[i] = rnd.nextInt(8) == 0 ? null : rnd.nextInt(20);
+      }
+      return new Side(keys, names, values);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void everyJoinTypeMatchesOneDevice(JoinType type) {
+    for (int[] size : new int[][] {{300, 200}, {0, 50}, {50, 0}}) {
+      Side left = Side.random(rnd, size[0], 40);
+      Side right = Side.random(rnd, size[1], 40);
+      for (JoinType.Side buildSide : JoinType.Side.values()) {
+        for (JoinCondition condition : new JoinCondition[] {null, LESS}) {
+          String what = type + " building " + buildSide + (condition == null ? "" : " with l.v < r.v") + ", "
+              + size[0] + "x" + size[1];
+          List<String> expected = run(type, buildSide, condition, false, left, right, 1, 0, Long.MAX_VALUE).rows();
+          assertEquals(expected, run(type, buildSide, condition, false, left, right, 2, 0, Long.MAX_VALUE).rows(),
+              what + " on 2 devices");
+          int all = devices.size();
+          assertEquals(expected, run(type, buildSide, condition, false, left, right, all, all - 1, Long.MAX_VALUE)
+              .rows(), what + " on " + all + " devices, home " + (all - 1));
+        }
+      }
+    }
+  }
+
+  /** Null-safe keys: null matches null, and every null key of both sides lands on one device. */
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void nullSafeKeysMatchOneDevice(JoinType type) {
+    Side left = Side.random(rnd, 200, 30);
+    Side right = Side.random(rnd, 150, 30);
+    List<String> expected = run(type, JoinType.Side.RIGHT, null, true, left, right, 1, 0, Long.MAX_VALUE).rows();
+    assertEquals(expected, run(type, JoinType.Side.RIGHT, null, true, left, right, devices.size(), 0,
+        Long.MAX_VALUE).rows(), type.toString());
+  }
+
+  /**
+   * Parts above a few hundred bytes are split where the join type allows it (its build rows copied to every
+   * device, its stream rows dealt over them) and kept whole where it does not: the answer is the same either way.
+   */
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void heavyPartsSplitWhereTheTypeAllows(JoinType type) {
+    Side left = Side.random(rnd, 600, 20);
+    Side right = Side.random(rnd, 400, 20);
+    for (JoinType.Side buildSide : JoinType.Side.values()) {
+      for (JoinCondition condition : new JoinCondition[] {null, LESS}) {
+        String what = type + " building " + buildSide + (condition == null ? "" : " with l.v < r.v");
+        List<String> expected = run(type, buildSide, condition, false, left, right, 1, 0, Long.MAX_VALUE).rows();
+        Result split = run(type, buildSide, condition, false, left, right, devices.size(), devices.size() - 1, 500);
+        assertEquals(expected, split.rows(), what);
+        boolean allowed = !DeviceHashJoin.tracksBuildMatches(type, buildSide);
+        assertEquals(allowed, split.splitParts() > 0, what + ": " + split.splitParts() + " parts split");
+      }
+    }
+  }
+
+  @Test
+  void aHotKeyOfTheStreamSideIsDealtOverAllDevices() {
+    Side build = Side.random(rnd, 100, 50);
+    Integer[] keys = new Integer[3000];
+    Arrays.fill(keys, 7);
+    Side stream = new Side(keys, new String[keys.length], new Integer[keys.length]);
+    Result spread = run(JoinType.INNER, JoinType.Side.RIGHT, null, false, stream, build, 2, 0, 4096);
+    assertEquals(run(JoinType.INNER, JoinType.Side.RIGHT, null, false, stream, build, 1, 0, Long.MAX_VALUE).rows(),
+        spread.rows());
+    assertTrue(spread.splitParts() == 1, spread.splitParts() + " parts split");
+  }
+
+  /**
+   * Both sides already spread, a share on each device (the build's last share empty): the all-to-all exchange, each
+   * device's output left where it was made, equals the single device's.
+   */
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void sharesOnEveryDeviceMatchOneDevice(JoinType type) {
+    Side left = Side.random(rnd, 300, 40);
+    Side right = Side.random(rnd, 200, 40);
+    List<String> expected = run(type, JoinType.Side.RIGHT, LESS, false, left, right, 1, 0, Long.MAX_VALUE).rows();
+    Backend home = devices.get(0);
+    List<DeviceBatch> shares = new ArrayList<>();
+    List<DeviceBatch> out = new ArrayList<>();
+    List<String> rows = new ArrayList<>();
+    try (DeviceBatch l = upload(home, left, streams.get(0)); DeviceBatch r = upload(home, right, streams.get(0))) {
+      List<DeviceBatch> buildShares = share(r, bounds(200, true), shares);
+      List<DeviceBatch> streamShares = share(l, bounds(300, false), shares);
+      List<DeviceType> streamTypes = l.columns().stream().map(DeviceColumn::type).toList();
+      try (SpreadHashJoin join = new SpreadHashJoin(devices, 0, buildShares, keysOf(buildShares), type,
+          JoinType.Side.RIGHT, LESS, streamTypes, 64, Long.MAX_VALUE, streams)) {
+        join.joinShares(streamShares, keysOf(streamShares), (batch, device) -> {
+          out.add(batch);
+          rows.addAll(rows(devices.get(device), List.of(batch), type.outputsRight(), streams.get(device)));
+        });
+        join.finish(batch -> {
+          out.add(batch);
+          rows.addAll(rows(home, List.of(batch), type.outputsRight(), streams.get(0)));
+        });
+      }
+    } finally {
+      Closeables.closeAll(out);
+      Closeables.closeAll(shares);
+    }
+    rows.sort(null);
+    assertEquals(expected, rows, type.toString());
+  }
+
+  /** Rows [bounds[d], bounds[d + 1]) of {@code batch} copied to device d, each added to {@code owned}. */
+  private List<DeviceBatch> share(DeviceBatch batch, int[] bounds, List<DeviceBatch> owned) {
+    List<DeviceBatch> shares = new ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      try (DeviceBatch rows = BatchSlicer.slice(devices.get(0), batch, bounds[d], bounds[d + 1] - bounds[d],
+          streams.get(0))) {
+        DeviceBatch share = PeerBatchCopy.copy(devices.get(0), rows, streams.get(0), devices.get(d), streams.get(d));
+        owned.add(share);
+        shares.add(share);
+      }
+    }
+    return shares;
+  }
+
+  /** Rows split evenly over the devices, or over all but the last (which then gets an empty share). */
+  private int[] bounds(int rows, boolean lastEmpty) {
+    int count = devices.size();
+    int holding = lastEmpty ? count - 1 : count;
+    int[] bounds = new int[count + 1];
+    for (int d = 0; d <= count; d++) bounds[d] = (int) ((long) rows * Math.min(d, holding) / holding);
+    return bounds;
+  }
+
+  private static List<JoinKeys> keysOf(List<DeviceBatch> shares) {
+    return shares.stream().map(b -> keys(b, false)).toList();
+  }
+
+  private record Result(List<String> rows, int splitParts) {}
+
+  /**
+   * Joins left and right on {@code count} devices from {@code home}: with one device the plain {@link
+   * DeviceHashJoin}, else the spread join. The stream side comes in two batches.
+   */
+  private Result run(JoinType type, JoinType.Side buildSide, JoinCondition condition, boolean nullSafe, Side left,
+      Side right, int count, int home, long splitBytes) {
+    Backend backend = devices.get(home);
+    DeviceStream stream = streams.get(home);
+    List<DeviceBatch> out = new ArrayList<>();
+    int splitParts = 0;
+    try (DeviceBatch l = upload(backend, left, stream); DeviceBatch r = upload(backend, right, stream)) {
+      DeviceBatch build = buildSide == JoinType.Side.LEFT ? l : r;
+      DeviceBatch probe = buildSide == JoinType.Side.LEFT ? r : l;
+      JoinKeys buildKeys = keys(build, nullSafe);
+      List<DeviceType> streamTypes = probe.columns().stream().map(DeviceColumn::type).toList();
+      int half = probe.rowCount() / 2;
+      try (DeviceBatch first = BatchSlicer.slice(backend, probe, 0, half, stream);
+          DeviceBatch second = BatchSlicer.slice(backend, probe, half, probe.rowCount() - half, stream)) {
+        if (count == 1) {
+          try (HashJoinBuild table = HashJoinBuild.build(backend, buildKeys, HashJoinBuild.Choice.AUTO, stream);
+              DeviceHashJoin join = new DeviceHashJoin(backend, build, buildKeys, table, type, buildSide, condition,
+                  streamTypes, 64, null, stream)) {
+            join.join(first, keys(first, nullSafe), out::add);
+            join.join(second, keys(second, nullSafe), out::add);
+            join.finish(out::add);
+          }
+        } else {
+          try (SpreadHashJoin join = new SpreadHashJoin(devices.subList(0, count), home, build, buildKeys, type,
+              buildSide, condition, streamTypes, 64, splitBytes, stream)) {
+            join.join(first, keys(first, nullSafe), out::add);
+            join.join(second, keys(second, nullSafe), out::add);
+            join.finish(out::add);
+            splitParts = join.splitParts();
+          }
+          for (Backend device : devices.subList(0, count)) {
+            assertTrue(device.deviceMemory().peakBytes() > 0, "nothing ever reached " + device.description());
+          }
+        }
+      }
+      for (DeviceBatch b : out) assertTrue(b.columns().get(0).validity().isOf(backend.deviceMemory()), "output home");
+      return new Result(rows(backend, out, type.outputsRight(), stream), splitParts);
+    } finally {
+      Closeables.closeAll(out);
+    }
+  }
+
+  private static JoinKeys keys(DeviceBatch batch, boolean nullSafe) {
+    return new JoinKeys(List.of(batch.column(KEY)), List.of(nullSafe));
+  }
+
+  private DeviceBatch upload(Backend backend, Side side, DeviceStream stream) {
+    try (IntVector k = new IntVector("k", allocator); VarCharVector n = new VarCharVector("n", allocator);
+        IntVector v = new IntVector("v", allocator)) {
+      k.allocateNew(side.keys.length);
+      n.allocateNew();
+      v.allocateNew(side.keys.length);
+      for (int i = 0; i < side.keys.length; i++) {
+        if (side.keys[i] == null) k.setNull(i);
+        else k.set(i, side.keys[i]);
+        if (side.names[i] == null) n.setNull(i);
+        else n.setSafe(i, side.names[i].getBytes(StandardCharsets.UTF_8));
+        if (side.values[i] == null) v.setNull(i);
+        else v.set(i, side.values[i]);
+      }
+      k.setValueCount(side.keys.length);
+      n.setValueCount(side.keys.length);
+      v.setValueCount(side.keys.length);
+      DeviceBatch batch = ArrowUpload.upload(backend, List.<FieldVector>of(k, n, v), stream);
+      stream.synchronize();
+      return batch;
+    }
+  }
+
+  /** Every output row as text, sorted: the spread join's order is not the single device's. */
+  private List<String> rows(Backend backend, List<DeviceBatch> batches, boolean withRight, DeviceStream stream) {
+    List<String> rows = new ArrayList<>();
+    for (DeviceBatch b : batches) {
+      List<String> names = withRight ? List.of("lk", "ln", "lv", "rk", "rn", "rv") : List.of("lk", "ln", "lv");
+      List<FieldVector> vectors;
+      try (ArrowDownload d = ArrowDownload.begin(backend, b, names, allocator, stream)) {
+        vectors = d.complete();
+      }
+      try {
+        for (int i = 0; i < b.rowCount(); i++) {
+          StringBuilder row = new StringBuilder();
+          for (FieldVector v : vectors) row.append(v.getObject(i)).append('|');
+          rows.add(row.toString());
+        }
+      } finally {
+        Closeables.closeAll(vectors);
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+}
