@@ -40,9 +40,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The spread join over two and all of a backend's devices (subclasses pick the backend and the count) against the
- * single-device hash join on the home device, for every join type and build side: rows (int key, multi-byte string, int) with null keys (plain and
- * null-safe), a hot key, a residual condition, empty sides, parts split for skew where the type allows it, and
- * inputs already spread over the devices.
+ * single-device hash join on the home device, for every join type and build side: rows (int key, multi-byte string,
+ * int) with null keys (plain and null-safe), a hot key, a residual condition, empty sides, parts split for skew
+ * where the type allows it, and inputs already spread over the devices.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SpreadHashJoinTests {

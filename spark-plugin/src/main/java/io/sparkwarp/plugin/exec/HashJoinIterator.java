@@ -21,7 +21,8 @@ import org.apache.spark.util.TaskCompletionListener;
  * One partition of a GPU hash join: each stream batch is joined as it arrives (closing it), its keys computed first
  * where they are expressions, its output batches queued and handed on one by one; after the last stream batch come
  * the build side's own rows (outer, semi and anti joins building the left side). The residual condition, if any,
- * is part of the device join, which runs on the task's device or spread over the executor's. The build is released when the partition ends or its task does, whichever is first.
+ * is part of the device join, which runs on the task's device or spread over the executor's. The build is released
+ * when the partition ends or its task does, whichever is first.
  */
 final class HashJoinIterator extends LazyBatchIterator {
   private final TaskGpu gpu;
