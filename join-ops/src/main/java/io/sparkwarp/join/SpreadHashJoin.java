@@ -424,17 +424,28 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
     List<T> results = new ArrayList<>();
     RuntimeException failure = null;
+    boolean interrupted = false;
     for (Future<T> future : futures) {
-      try {
-        results.add(future.get());
-      } catch (ExecutionException e) {
-        RuntimeException cause = e.getCause() instanceof RuntimeException re ? re : new RuntimeException(e.getCause());
-        if (failure == null) failure = cause;
-        else failure.addSuppressed(cause);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        if (failure == null) failure = new IllegalStateException("interrupted while the devices joined", e);
+      // every worker is waited for, even when this thread is interrupted (a task killed): none may still use the
+      // parts or the streams when the caller goes on to close them
+      while (true) {
+        try {
+          results.add(future.get());
+          break;
+        } catch (ExecutionException e) {
+          RuntimeException cause = e.getCause() instanceof RuntimeException re ? re
+              : new RuntimeException(e.getCause());
+          if (failure == null) failure = cause;
+          else failure.addSuppressed(cause);
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
       }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+      if (failure == null) failure = new IllegalStateException("interrupted while the devices joined");
     }
     if (failure != null) {
       results.forEach(discard);
