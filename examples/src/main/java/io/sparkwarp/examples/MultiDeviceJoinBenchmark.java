@@ -45,8 +45,9 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * inputs are freed before the second's are made.
  *
  * <p>Arguments: rows per side, matches per key, devices, backend ({@code cuda} or {@code host}), JSON output, and
- * optionally the bytes of each peer copy (default 1 GiB). On a machine with two GPUs: {@code run.sh main
- * io.sparkwarp.examples.MultiDeviceJoinBenchmark 1000000000 1 2 cuda /tmp/multi-device-join.json}.
+ * optionally the bytes of each peer copy (default 1 GiB). Exits 1 when an answer differed. On a machine with two
+ * GPUs: {@code run.sh main io.sparkwarp.examples.MultiDeviceJoinBenchmark 1000000000 1 2 cuda
+ * /tmp/multi-device-join.json}.
  */
 public final class MultiDeviceJoinBenchmark {
   private static final int COPY_RUNS = 5;
@@ -96,8 +97,10 @@ public final class MultiDeviceJoinBenchmark {
       System.exit(2);
       return;
     }
-    run(parsed, System.out).write(parsed.json());
+    MultiDeviceJoinResults results = run(parsed, System.out);
+    results.write(parsed.json());
     System.out.println("results: " + parsed.json());
+    if (!results.joins().stream().allMatch(JoinRun::matched)) System.exit(1);
   }
 
   /** Runs everything on {@code args.devices()} devices of the backend, printing a table to {@code out}. */
