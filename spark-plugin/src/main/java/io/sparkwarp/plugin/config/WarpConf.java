@@ -87,11 +87,13 @@ public final class WarpConf {
           + "the partition to switch to the merge join, which holds that side whole (the hash join streams it).");
   public static final ConfEntry<Long> JOIN_SPREAD_BYTES = ConfEntry.bytes(PREFIX + "join.spreadBytes", 16L << 30,
       SESSION, "With several devices in an executor (spark.warp.devices), a shuffled hash join partition whose build "
-          + "side holds at least this much device memory runs over all of them: both sides split by key hash, the parts "
-          + "moved device to device by peer copies (NVLink where present), each device joining its part, the output "
-          + "brought back; the other devices' memory is charged to the task and admitted like its own. The default, "
-          + "16 GiB, is about a quarter of an 80 GB GPU's memory limit: with its hash table and the probe's output, "
-          + "such a build already fills much of one device. 0 spreads every partition (for tests).");
+          + "side holds at least this much device memory runs over all of them: both sides split by key hash, the "
+          + "parts moved device to device by peer copies (NVLink where present), each device joining its part, the "
+          + "output brought back. The memory it takes on the other devices is charged to the task, which is admitted "
+          + "there as on its own device when it fits within a second (else it goes on: waiting longer could deadlock "
+          + "two tasks spreading each way). The default, 16 GiB, is about a quarter of an 80 GB GPU's memory limit: "
+          + "with its hash table and the probe's output, such a build already fills much of one device. 0 spreads "
+          + "every partition (for tests).");
   public static final ConfEntry<Boolean> SHUFFLE_DEVICE_STORE = ConfEntry.bool(PREFIX + "shuffle.deviceStore", true,
       SESSION, "Whether a GPU stage's shuffle output stays in device memory for the stages that read it, when the "
           + "executor is the driver (local mode) with one GPU: no download, serialisation, file or upload; Spark's "
@@ -201,7 +203,8 @@ public final class WarpConf {
     List<ConfEntry<?>> entries = new ArrayList<>(List.of(ENABLED, BACKEND, EXPLAIN, CONCURRENT_GPU_TASKS,
         DEVICES, TASK_DEVICE_RESERVE, BATCH_ROWS, BATCH_BYTES, AGGREGATE_STATE_BYTES, SORT_RUN_BYTES,
         DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
-        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, JOIN_SPREAD_BYTES, SHUFFLE_DEVICE_STORE, SHUFFLE_DEVICE_STORE_BYTES,
+        STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, JOIN_SPREAD_BYTES, SHUFFLE_DEVICE_STORE,
+        SHUFFLE_DEVICE_STORE_BYTES,
         PARQUET_BATCH_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
         TEST_FAIL_TAGGING, TEST_FAIL_CONVERSION, TEST_FAIL_TASK_SETUP, TEST_FAIL_DEVICE_ALLOCATIONS));
     for (Overrides.ExecRule rule : Overrides.rules()) {

@@ -41,6 +41,26 @@ final class DeviceAdmission {
     if (interrupted) Thread.currentThread().interrupt();
   }
 
+  /**
+   * Admits {@code taskId} if it fits within {@code millis}; returns whether it did. For a task that holds another
+   * device already: waiting on this one without bound could wait on a task doing the same the other way.
+   */
+  synchronized boolean tryAdmit(long taskId, long millis) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (!fits()) {
+      long left = (deadline - System.nanoTime()) / 1_000_000;
+      if (left <= 0) return false;
+      try {
+        wait(Math.min(left, RECHECK_MILLIS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    admitted.add(taskId);
+    return true;
+  }
+
   synchronized void leave(long taskId) {
     if (admitted.remove(taskId)) notifyAll();
   }

@@ -32,8 +32,13 @@ public final class TaskGpu {
   private final DeviceStream stream;
   private final BufferAllocator hostAllocator;
   private boolean admitted;
-  /** The executor's other devices this task is admitted to, for a join spread over them; left when it ends. */
+  /** How long a task waits for admission to each other device of a spread join before it goes on without. */
+  private static final long HELPER_ADMISSION_MILLIS = 1000;
+
+  /** The executor's other devices this task works on too (a join spread over them), checked for leaks at its end. */
   private final Set<GpuDevice> helpers = new LinkedHashSet<>();
+  /** Those of them that admitted it; left when it ends. */
+  private final Set<GpuDevice> admittedHelpers = new LinkedHashSet<>();
 
   private TaskGpu(GpuDevice device, long taskId) {
     this.device = device;
@@ -107,16 +112,19 @@ public final class TaskGpu {
   }
 
   /**
-   * Admits this task to every device of the executor, waiting on each until its memory fits, for work spread over
-   * them: allocations there are charged to the task (its threads enter it, {@link
-   * io.sparkwarp.kernels.memory.DeviceMemory#currentTask}); it leaves them when it ends. Returns the devices, in
-   * index order.
+   * Admits this task to every device of the executor, for work spread over them: allocations there are charged to
+   * the task (its threads enter it, {@link io.sparkwarp.kernels.memory.DeviceMemory#currentTask}), and it leaves them
+   * when it ends. On another device it waits for admission at most {@link #HELPER_ADMISSION_MILLIS}, then goes on
+   * without (holding its own device, it could otherwise wait on a task doing the same the other way); its memory
+   * there is still charged, and other tasks' admission counts it. Returns the devices, in index order.
    */
   public synchronized List<GpuDevice> acquireAllDevices() {
     acquireDevice();
     List<GpuDevice> all = GpuRuntime.get().devices();
     for (GpuDevice other : all) {
-      if (other != device && helpers.add(other)) other.admission().admit(taskId);
+      if (other != device && helpers.add(other) && other.admission().tryAdmit(taskId, HELPER_ADMISSION_MILLIS)) {
+        admittedHelpers.add(other);
+      }
     }
     return all;
   }
@@ -134,7 +142,8 @@ public final class TaskGpu {
       }
       hostAllocator.close();
     } finally {
-      helpers.forEach(d -> d.admission().leave(taskId));
+      admittedHelpers.forEach(d -> d.admission().leave(taskId));
+      admittedHelpers.clear();
       helpers.clear();
       if (admitted) {
         admitted = false;

@@ -2,6 +2,7 @@ package io.sparkwarp.plugin.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.DeviceStream;
@@ -40,6 +41,18 @@ class DeviceAdmissionTest {
       assertWaiting(fourth);  // 7 + 4 > 10 still: memory, not the count, decides
       held.close();
       fourth.get(5, TimeUnit.SECONDS);  // task 1's holding is back to its reserve: 4 + 4 <= 10
+      assertEquals(2, admission.admittedCount());
+    }
+  }
+
+  /** A task spreading work onto this device waits a bounded time, then goes on without admission. */
+  @Test
+  void tryAdmitGivesUpAfterItsWaitAndAdmitsWhenItFits() {
+    try (HostBackend backend = new HostBackend(BackendOptions.defaults().withDeviceMemoryLimit(10 * MIB))) {
+      DeviceAdmission admission = new DeviceAdmission(backend.deviceMemory(), 4 * MIB, 0);
+      admission.admit(1);
+      assertTrue(admission.tryAdmit(2, 0));  // 4 + 4 <= 10
+      assertFalse(admission.tryAdmit(3, 50));  // 4 + 4 + 4 > 10
       assertEquals(2, admission.admittedCount());
     }
   }
