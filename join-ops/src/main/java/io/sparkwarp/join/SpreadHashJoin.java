@@ -42,7 +42,8 @@ import java.util.stream.IntStream;
  *
  * <p>Skew: a stream part larger than {@code splitBytes}, or than a quarter of its device's free memory (its copy,
  * pairs and gathered output take several times its bytes), is split: its rows are dealt round-robin over all
- * devices, each of which gets a copy of that part's build rows (once, on the first split). Valid only where no
+ * devices, each of which gets a copy of that part's build rows (once, on the first split; only when every device
+ * has room for it, twice its bytes with the table, so a full device is not filled further). Valid only where no
  * build row's output depends on which stream rows it meets (inner joins, outer joins on the stream side, semi and
  * anti joins streaming the left side); for the others ({@link DeviceHashJoin#tracksBuildMatches}) the part stays
  * whole, and may run out of memory as on one device, the error naming that device. A build part too large for its
@@ -336,10 +337,18 @@ public final class SpreadHashJoin implements StreamedJoin {
 
   /** Whether stream part d is split over the devices (see the class comment). */
   private boolean splits(int d, DeviceBatch part) {
-    if (!splittable) return false;
+    if (!splittable || part.deviceBytes() <= Math.min(splitBytes, free(d) / 4)) return false;
+    long copyBytes = 2 * parts.get(d).rowsAndKeys().deviceBytes();  // the build rows and their table
+    for (int e = 0; e < devices.size(); e++) {
+      if (e != d && !replicas.get(e).containsKey(d) && free(e) < copyBytes) return false;
+    }
+    return true;
+  }
+
+  /** Device memory device d may still allocate under its limit. */
+  private long free(int d) {
     DeviceMemory memory = devices.get(d).deviceMemory();
-    long free = memory.limit() - memory.bytesInUse();
-    return part.deviceBytes() > Math.min(splitBytes, free / 4);
+    return memory.limit() - memory.bytesInUse();
   }
 
   /** Copies build part d to every other device that lacks it, and builds its table there. */
