@@ -91,9 +91,18 @@ public final class DeviceHashJoin implements StreamedJoin {
     return !type.outputsRight();
   }
 
+  /**
+   * Whether a stream row's output depends on all of its matches (outer on the stream side, or semi/anti streaming
+   * the left side): then each stream row must be probed by one join that holds all its key's build rows.
+   */
+  public static boolean tracksStreamMatches(JoinType type, JoinType.Side buildSide) {
+    JoinType.Side streamSide = buildSide == JoinType.Side.LEFT ? JoinType.Side.RIGHT : JoinType.Side.LEFT;
+    return type.keepsUnmatched(streamSide) || (!type.outputsRight() && streamSide == JoinType.Side.LEFT);
+  }
+
   /** The stream side's rows decide output after its probe: outer on it, or semi/anti streaming the left side. */
   private boolean tracksStreamMatches() {
-    return type.keepsUnmatched(streamSide()) || (semiOrAnti() && streamSide() == JoinType.Side.LEFT);
+    return tracksStreamMatches(type, buildSide);
   }
 
   /** The build side's rows decide output at the end: outer on it, or semi/anti building the left side. */

@@ -40,14 +40,19 @@ import java.util.stream.IntStream;
  * each device's join is exact on its own: build-side outer, semi and anti rows come from each device's {@link
  * DeviceHashJoin#finish}.
  *
- * <p>Skew: a stream part larger than {@code splitBytes}, or than a quarter of its device's free memory (its copy,
- * pairs and gathered output take several times its bytes), is split: its rows are dealt round-robin over all
- * devices, each of which gets a copy of that part's build rows (once, on the first split; only when every device
- * has room for it, twice its bytes with the table, so a full device is not filled further). Valid only where no
- * build row's output depends on which stream rows it meets (inner joins, outer joins on the stream side, semi and
- * anti joins streaming the left side); for the others ({@link DeviceHashJoin#tracksBuildMatches}) the part stays
- * whole, and may run out of memory as on one device, the error naming that device. A build part too large for its
- * device is not split either: copying its rows to every device would only need more.
+ * <p>Skew (a heavy key makes its part heavy): a part larger than {@code splitBytes}, or than a quarter of its
+ * device's free memory (its copy, table, pairs and gathered output take several times its bytes), is split over all
+ * devices where the join type allows it, in one of two ways. A heavy build part has its build rows dealt round-robin
+ * over the devices (each builds its table over its own part and its piece of the heavy one), and every stream row of
+ * that part goes to every device: valid where no stream row's output depends on all of its matches (inner joins,
+ * outer joins on the build side, semi and anti joins building the left side; not {@link
+ * DeviceHashJoin#tracksStreamMatches}). A heavy stream part (in one stream batch) has its stream rows dealt
+ * round-robin over the devices, each of which gets a copy of that part's build rows (once, on the first split, and
+ * only where every device has room for it: twice its bytes with the table): valid where no build row's output
+ * depends on which stream rows it meets (inner joins, outer joins on the stream side, semi and anti joins streaming
+ * the left side; not {@link DeviceHashJoin#tracksBuildMatches}). Otherwise (a full outer join; a heavy build part
+ * of a stream-side outer join, a heavy stream part of a build-side one) the part stays whole and may run out of
+ * memory as on one device, the error naming that device.
  *
  * <p>Allocations on every device are charged to the task of the thread that made the join. Not thread-safe, like
  * {@link DeviceHashJoin}: one task calls it.
@@ -70,8 +75,12 @@ public final class SpreadHashJoin implements StreamedJoin {
   private final List<Boolean> nullSafe;
   private final int buildColumns;
   private final long splitBytes;
-  /** Whether a stream part may be dealt over the devices (see the class comment). */
-  private final boolean splittable;
+  /** Whether a heavy stream part may be dealt over the devices (see the class comment). */
+  private final boolean streamSplittable;
+  /** Whether a heavy build part may be dealt over the devices (see the class comment). */
+  private final boolean buildSplittable;
+  /** buildSplit[d]: part d's build rows were dealt over the devices, so its stream rows go to every device. */
+  private final boolean[] buildSplit;
   /** The task allocations are charged to, on the worker threads too. */
   private final long task;
   private final ExecutorService workers;
@@ -132,7 +141,9 @@ public final class SpreadHashJoin implements StreamedJoin {
     this.nullSafe = buildKeys.get(first).nullSafe();
     this.buildColumns = buildShares.get(first).columnCount();
     this.splitBytes = splitBytes;
-    this.splittable = devices.size() > 1 && !DeviceHashJoin.tracksBuildMatches(type, buildSide);
+    this.streamSplittable = devices.size() > 1 && !DeviceHashJoin.tracksBuildMatches(type, buildSide);
+    this.buildSplittable = devices.size() > 1 && !DeviceHashJoin.tracksStreamMatches(type, buildSide);
+    this.buildSplit = new boolean[devices.size()];
     this.task = DeviceMemory.currentTask();
     this.workers = Executors.newFixedThreadPool(devices.size(), r -> {
       Thread thread = new Thread(r, "sparkwarp-spread-join");
@@ -150,11 +161,15 @@ public final class SpreadHashJoin implements StreamedJoin {
         replicas.add(new HashMap<>());
       }
       List<List<DeviceBatch>> slices = scatterShares(buildShares, buildKeys);
+      List<List<Piece>> pieces = new ArrayList<>();
       try {
-        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, slices), buildColumns, nullSafe, type,
-            buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
+        pieces.addAll(buildPieces(slices));
+        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, pieces.get(d)), buildColumns,
+            nullSafe, type, buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
       } finally {
-        closeAll(slices);  // each gather took its own; these are left by a failure
+        // each gather took its pieces; these are left by a failure
+        closeAll(slices);
+        pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
       }
     } catch (RuntimeException e) {
       close();
@@ -181,7 +196,10 @@ public final class SpreadHashJoin implements StreamedJoin {
     deliver(probeShares(shares, keys, false), out);
   }
 
-  /** The stream shares split, moved and probed; each device's output, at home or where it was made. */
+  /**
+   * The stream shares split, moved and probed; each device's output, at home or where it was made. A slice of a
+   * build-split part goes to every device, shared (it stays in {@code slices} until all have probed it).
+   */
   private List<List<DeviceBatch>> probeShares(List<DeviceBatch> shares, List<JoinKeys> keys, boolean outputHome) {
     int columns = shares.get(firstShare(shares)).columnCount();
     List<List<Piece>> pieces = new ArrayList<>();
@@ -193,23 +211,28 @@ public final class SpreadHashJoin implements StreamedJoin {
         for (int d = 0; d < devices.size(); d++) {
           DeviceBatch slice = slices.get(s).get(d);
           if (slice.rowCount() == 0) continue;
-          if (splits(d, slice)) {
+          if (buildSplit[d]) {
+            for (int e = 0; e < devices.size(); e++) pieces.get(e).add(new Piece(d, s, slice, true));
+          } else if (splits(d, slice)) {
+            slices.get(s).set(d, null);
             List<DeviceBatch> dealt = deal(s, slice);
-            for (int e = 0; e < dealt.size(); e++) pieces.get(e).add(new Piece(d, s, dealt.get(e)));
+            for (int e = 0; e < dealt.size(); e++) pieces.get(e).add(new Piece(d, s, dealt.get(e), false));
             replicate(d);
           } else {
-            pieces.get(d).add(new Piece(d, s, slice));
+            pieces.get(d).add(new Piece(d, s, slice, false));
             slices.get(s).set(d, null);  // the piece owns it now
           }
         }
       }
+      return onEachDevice(e -> probe(e, pieces.get(e), columns, outputHome), Closeables::closeAll);
     } catch (RuntimeException e) {
-      pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
+      pieces.forEach(list -> list.forEach(p -> {
+        if (!p.shared()) p.rowsAndKeys().close();
+      }));
       throw e;
     } finally {
       closeAll(slices);
     }
-    return onEachDevice(e -> probe(e, pieces.get(e), columns, outputHome), Closeables::closeAll);
   }
 
   /** {@inheritDoc} Each device's, brought home. */
@@ -238,9 +261,14 @@ public final class SpreadHashJoin implements StreamedJoin {
     return sum;
   }
 
-  /** How many build parts were copied to the other devices because their stream rows were split. */
+  /**
+   * How many parts were split for skew: their build rows dealt over the devices, or copied to every device for
+   * their stream rows.
+   */
   public int splitParts() {
-    return replicas.stream().mapToInt(Map::size).max().orElse(0);
+    int dealt = 0;
+    for (boolean split : buildSplit) dealt += split ? 1 : 0;
+    return dealt + replicas.stream().mapToInt(Map::size).max().orElse(0);
   }
 
   @Override
@@ -257,8 +285,11 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
   }
 
-  /** Stream rows of part {@code part} on device {@code source}, to be probed against that part's build rows. */
-  private record Piece(int part, int source, DeviceBatch rowsAndKeys) {}
+  /**
+   * Rows of part {@code part} on device {@code source}: build rows for a device's table, or stream rows to be
+   * probed against that part's build rows. A shared piece's batch goes to several devices and is not the piece's.
+   */
+  private record Piece(int part, int source, DeviceBatch rowsAndKeys, boolean shared) {}
 
   /**
    * Device e's pieces copied there and probed; returns the output, at home or on e. Closes the pieces.
@@ -267,10 +298,17 @@ public final class SpreadHashJoin implements StreamedJoin {
     List<DeviceBatch> result = new ArrayList<>();
     try {
       for (Piece piece : pieces) {
-        try (DeviceBatch local = move(piece.source(), e, piece.rowsAndKeys())) {
-          SpreadPart target = piece.part() == e ? parts.get(e) : replicas.get(e).get(piece.part());
+        boolean borrowed = piece.shared() && piece.source() == e;
+        DeviceBatch local = borrowed ? piece.rowsAndKeys() : piece.shared()
+            ? copy(piece.source(), e, piece.rowsAndKeys()) : move(piece.source(), e, piece.rowsAndKeys());
+        try {
+          // a build-split part's rows are in device e's own table; a stream-split part's in its copy there
+          SpreadPart target = piece.part() == e || buildSplit[piece.part()] ? parts.get(e)
+              : replicas.get(e).get(piece.part());
           target.join().join(SpreadPart.rows(local, columns), SpreadPart.keys(local, columns, nullSafe),
               b -> result.add(outputHome ? move(e, home, b) : b));
+        } finally {
+          if (!borrowed) local.close();
         }
       }
       return result;
@@ -278,7 +316,9 @@ public final class SpreadHashJoin implements StreamedJoin {
       Closeables.closeAll(result);
       throw failure;
     } finally {
-      pieces.forEach(p -> p.rowsAndKeys().close());
+      pieces.forEach(p -> {
+        if (!p.shared()) p.rowsAndKeys().close();
+      });
     }
   }
 
@@ -335,9 +375,52 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
   }
 
+  /**
+   * Which build parts are split (see the class comment), and the scattered slices as the pieces each device
+   * builds from: its own part's, and its share of the split parts' rows. Takes the slices (clearing their places).
+   */
+  private List<List<Piece>> buildPieces(List<List<DeviceBatch>> slicesBySource) {
+    int count = devices.size();
+    for (int d = 0; d < count; d++) {
+      long bytes = 0;
+      for (List<DeviceBatch> slices : slicesBySource) bytes += slices == null ? 0 : slices.get(d).deviceBytes();
+      buildSplit[d] = buildSplittable && heavy(d, bytes) && everyDeviceFits(2 * bytes / count);
+    }
+    List<List<Piece>> pieces = new ArrayList<>();
+    for (int e = 0; e < count; e++) pieces.add(new ArrayList<>());
+    try {
+      for (int s = 0; s < count; s++) {
+        if (slicesBySource.get(s) == null) continue;
+        for (int d = 0; d < count; d++) {
+          DeviceBatch slice = slicesBySource.get(s).set(d, null);
+          if (!buildSplit[d]) {
+            pieces.get(d).add(new Piece(d, s, slice, false));
+            continue;
+          }
+          List<DeviceBatch> dealt = deal(s, slice);
+          for (int e = 0; e < count; e++) pieces.get(e).add(new Piece(d, s, dealt.get(e), false));
+        }
+      }
+      return pieces;
+    } catch (RuntimeException e) {
+      pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
+      throw e;
+    }
+  }
+
+  /** Whether a part of {@code bytes} is too heavy for device d (see the class comment). */
+  private boolean heavy(int d, long bytes) {
+    return bytes > Math.min(splitBytes, free(d) / 4);
+  }
+
+  /** Whether every device has {@code bytes} of memory free. */
+  private boolean everyDeviceFits(long bytes) {
+    return IntStream.range(0, devices.size()).allMatch(e -> free(e) >= bytes);
+  }
+
   /** Whether stream part d is split over the devices (see the class comment). */
   private boolean splits(int d, DeviceBatch part) {
-    if (!splittable || part.deviceBytes() <= Math.min(splitBytes, free(d) / 4)) return false;
+    if (!streamSplittable || !heavy(d, part.deviceBytes())) return false;
     long copyBytes = 2 * parts.get(d).rowsAndKeys().deviceBytes();  // the build rows and their table
     for (int e = 0; e < devices.size(); e++) {
       if (e != d && !replicas.get(e).containsKey(d) && free(e) < copyBytes) return false;
@@ -362,17 +445,13 @@ public final class SpreadHashJoin implements StreamedJoin {
     }
   }
 
-  /**
-   * Part d's build rows from every source's scatter, moved to device d and made one batch there; takes the slices
-   * (closing each, and clearing its place).
-   */
-  private DeviceBatch gather(int d, List<List<DeviceBatch>> slicesBySource) {
+  /** Device d's build pieces moved there and made one batch; takes the pieces (clearing the list). */
+  private DeviceBatch gather(int d, List<Piece> pieces) {
     List<DeviceBatch> moved = new ArrayList<>();
     try {
-      for (int s = 0; s < slicesBySource.size(); s++) {
-        if (slicesBySource.get(s) == null) continue;
-        moved.add(move(s, d, slicesBySource.get(s).get(d)));
-        slicesBySource.get(s).set(d, null);
+      while (!pieces.isEmpty()) {
+        Piece piece = pieces.remove(pieces.size() - 1);
+        moved.add(0, move(piece.source(), d, piece.rowsAndKeys()));
       }
       if (moved.size() == 1) return moved.remove(0);
       return BatchConcatenator.concat(devices.get(d), moved, streams.get(d));
@@ -385,8 +464,13 @@ public final class SpreadHashJoin implements StreamedJoin {
   private DeviceBatch move(int from, int to, DeviceBatch batch) {
     if (from == to) return batch;
     try (batch) {
-      return PeerBatchCopy.copy(devices.get(from), batch, streams.get(from), devices.get(to), streams.get(to));
+      return copy(from, to, batch);
     }
+  }
+
+  /** A copy on device {@code to} of a batch on device {@code from} (another one), which stays open. */
+  private DeviceBatch copy(int from, int to, DeviceBatch batch) {
+    return PeerBatchCopy.copy(devices.get(from), batch, streams.get(from), devices.get(to), streams.get(to));
   }
 
   /** A list with {@code value} at {@code home} and nulls elsewhere: inputs all on the home device. */

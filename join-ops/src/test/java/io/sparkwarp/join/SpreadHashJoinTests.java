@@ -133,8 +133,9 @@ abstract class SpreadHashJoinTests {
   }
 
   /**
-   * Parts above a few hundred bytes are split where the join type allows it (its build rows copied to every
-   * device, its stream rows dealt over them) and kept whole where it does not: the answer is the same either way.
+   * Parts above a few hundred bytes are split where the join type allows it (a heavy build part's rows dealt over
+   * the devices and its stream rows sent to all; a heavy stream part's rows dealt and its build rows copied to all)
+   * and kept whole where it does not (a full outer join): the answer is the same either way.
    */
   @ParameterizedTest
   @EnumSource(JoinType.class)
@@ -147,7 +148,8 @@ abstract class SpreadHashJoinTests {
         List<String> expected = run(type, buildSide, condition, false, left, right, 1, 0, Long.MAX_VALUE).rows();
         Result split = run(type, buildSide, condition, false, left, right, devices.size(), devices.size() - 1, 500);
         assertEquals(expected, split.rows(), what);
-        boolean allowed = !DeviceHashJoin.tracksBuildMatches(type, buildSide);
+        boolean allowed = !DeviceHashJoin.tracksBuildMatches(type, buildSide)
+            || !DeviceHashJoin.tracksStreamMatches(type, buildSide);
         assertEquals(allowed, split.splitParts() > 0, what + ": " + split.splitParts() + " parts split");
       }
     }
@@ -227,6 +229,32 @@ abstract class SpreadHashJoinTests {
 
   private static List<JoinKeys> keysOf(List<DeviceBatch> shares) {
     return shares.stream().map(b -> keys(b, false)).toList();
+  }
+
+  /**
+   * A key with a thousand build rows: its part's build rows are dealt over the devices where the type allows it
+   * (no stream row's output depends on all its matches), every matching stream row probing them all.
+   */
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void aHotKeyOfTheBuildSideIsDealtOverAllDevices(JoinType type) {
+    Integer[] keys = new Integer[1200];
+    Arrays.fill(keys, 7);
+    for (int i = 0; i < keys.length; i += 10) keys[i] = i;  // some rows of other keys, some unmatched
+    Integer[] values = new Integer[keys.length];
+    for (int i = 0; i < values.length; i++) values[i] = i % 20;
+    Side build = new Side(keys, new String[keys.length], values);
+    Side stream = Side.random(rnd, 40, 12);
+    for (JoinType.Side buildSide : JoinType.Side.values()) {
+      Side left = buildSide == JoinType.Side.LEFT ? build : stream;
+      Side right = buildSide == JoinType.Side.LEFT ? stream : build;
+      Result spread = run(type, buildSide, LESS, false, left, right, 2, 0, 4096);
+      assertEquals(run(type, buildSide, LESS, false, left, right, 1, 0, Long.MAX_VALUE).rows(), spread.rows(),
+          type + " building " + buildSide);
+      if (!DeviceHashJoin.tracksStreamMatches(type, buildSide)) {
+        assertTrue(spread.splitParts() > 0, type + " building " + buildSide + ": the hot key's part was not split");
+      }
+    }
   }
 
   private record Result(List<String> rows, int splitParts) {}
