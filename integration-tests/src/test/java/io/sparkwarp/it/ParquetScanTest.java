@@ -58,14 +58,14 @@ class ParquetScanTest extends GpuTestBase {
     Stream<Arguments> deviceCodecs = Stream.of("snappy", "uncompressed").flatMap(codec -> Stream.of(true, false)
         .flatMap(dictionary -> Stream.of("PARQUET_1_0", "PARQUET_2_0")
             .map(version -> Arguments.of(codec, dictionary, version))));
-    // LZ4 (Hadoop's framing) and LZ4_RAW are decompressed on the device too; page v2 once without a dictionary
-    Stream<Arguments> deviceLz4 = Stream.of("lz4", "lz4_raw").flatMap(codec -> Stream.of(
+    // LZ4 (Hadoop's framing), LZ4_RAW and ZSTD are decompressed on the device too; page v2 once without a dictionary
+    Stream<Arguments> deviceLz = Stream.of("lz4", "lz4_raw", "zstd").flatMap(codec -> Stream.of(
         Arguments.of(codec, true, "PARQUET_1_0"), Arguments.of(codec, false, "PARQUET_1_0"),
         Arguments.of(codec, false, "PARQUET_2_0")));
     // decompressed by the reader threads, decoded by the device like any other page
-    Stream<Arguments> hostCodecs = Stream.of("gzip", "zstd").flatMap(codec -> Stream.of(true, false)
-        .map(dictionary -> Arguments.of(codec, dictionary, "PARQUET_1_0")));
-    deviceCodecs = Stream.concat(deviceCodecs, deviceLz4);
+    Stream<Arguments> hostCodecs = Stream.of(true, false).map(dictionary -> Arguments.of("gzip", dictionary,
+        "PARQUET_1_0"));
+    deviceCodecs = Stream.concat(deviceCodecs, deviceLz);
     return Stream.concat(deviceCodecs, hostCodecs);
   }
 
@@ -145,12 +145,12 @@ class ParquetScanTest extends GpuTestBase {
 
   @Test
   void hostCodecsAreNamedInThePlanOrLeftToSpark() {
-    TestTables.allTypes(500, false).parquetView(spark(), "pq_zstd", Map.of("compression", "zstd"));
-    String plan = gpuPlan("SELECT * FROM pq_zstd").treeString();
-    assertTrue(plan.contains("[ZSTD] pages decompressed by CPU reader threads"), plan);
-    String filter = "SELECT * FROM pq_zstd WHERE int_a > 0";
-    query(filter).conf("spark.warp.parquet.hostCodecs", "GZIP").gpuNodes(HOST_TO_GPU, FILTER)
-        .fallsBack("FileSourceScanExec", "codec ZSTD is not decompressed by the GPU scan");
+    TestTables.allTypes(500, false).parquetView(spark(), "pq_gzip", Map.of("compression", "gzip"));
+    String plan = gpuPlan("SELECT * FROM pq_gzip").treeString();
+    assertTrue(plan.contains("[GZIP] pages decompressed by CPU reader threads"), plan);
+    String filter = "SELECT * FROM pq_gzip WHERE int_a > 0";
+    query(filter).conf("spark.warp.parquet.hostCodecs", "ZSTD").gpuNodes(HOST_TO_GPU, FILTER)
+        .fallsBack("FileSourceScanExec", "codec GZIP is not decompressed by the GPU scan");
     query(filter).conf("spark.warp.parquet.hostCodecs", "").gpuNodes(HOST_TO_GPU, FILTER)
         .fallsBack("FileSourceScanExec", "reader threads none");
   }
@@ -162,6 +162,12 @@ class ParquetScanTest extends GpuTestBase {
     assertFalse(onDevice.contains("pages decompressed by CPU reader threads"), onDevice);
     // taken off the device: the reader threads inflate the pages
     query("SELECT * FROM pq_lz4").conf("spark.warp.parquet.deviceCodecs", "SNAPPY").gpuNodes(PARQUET_SCAN, GPU_TO_HOST)
+        .matchesCpu();
+    // ZSTD likewise, on the device by default
+    TestTables.allTypes(500, false).parquetView(spark(), "pq_zstd", Map.of("compression", "zstd"));
+    String zstd = gpuPlan("SELECT * FROM pq_zstd").treeString();
+    assertFalse(zstd.contains("pages decompressed by CPU reader threads"), zstd);
+    query("SELECT * FROM pq_zstd").conf("spark.warp.parquet.deviceCodecs", "SNAPPY").gpuNodes(PARQUET_SCAN, GPU_TO_HOST)
         .matchesCpu();
     query("SELECT * FROM pq_lz4 WHERE int_a > 0").conf("spark.warp.parquet.deviceCodecs", "")
         .conf("spark.warp.parquet.hostCodecs", "").gpuNodes(HOST_TO_GPU, FILTER)

@@ -33,8 +33,8 @@ public final class FuzzTables {
 
   public static synchronized void register(SparkSession spark) {
     if (registered) return;
-    // small row groups, so pushed filters prune some; one table Snappy (the device inflates it), one ZSTD (the
-    // scan's reader threads do) in page v2 with some integer columns off the dictionary (DELTA_BINARY_PACKED);
+    // small row groups, so pushed filters prune some; one table Snappy, one ZSTD (the device inflates both) in
+    // page v2 with some integer columns off the dictionary (DELTA_BINARY_PACKED);
     // several files each, which the GPU scan reads into shared batches
     table(700, 11).parquetView(spark, LEFT, Map.of("compression", "snappy", "parquet.block.size", "8192"), 6);
     table(300, 12).parquetView(spark, RIGHT, Map.of("compression", "zstd", "parquet.block.size", "8192",
