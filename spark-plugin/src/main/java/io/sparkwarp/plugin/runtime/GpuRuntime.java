@@ -39,8 +39,9 @@ public final class GpuRuntime {
 
   /**
    * Opens the backend {@code spark.warp.backend} names on the executor's GPUs, unless already open: the ones Spark
-   * assigned ({@code assigned}, CUDA ordinals), or every usable visible one when Spark assigns none (local mode),
-   * at most {@code spark.warp.devices} of them when that is set; the host backend simulates that many (default 1).
+   * assigned ({@code assigned}, CUDA ordinals), or the first usable visible one when Spark assigns none (local
+   * mode); {@code spark.warp.devices}, when set, takes that many of those or of the visible ones; the host backend
+   * simulates that many (default 1).
    *
    * @throws BackendUnavailableException when it cannot start
    */
@@ -80,7 +81,18 @@ public final class GpuRuntime {
       LOG.warn("sparkwarp: spark.warp.devices={} but this executor has {} GPUs; using those", wanted,
           available.size());
     }
-    return wanted == 0 ? available : available.subList(0, Math.min(wanted, available.size()));
+    return chosen(wanted, !assigned.isEmpty(), available);
+  }
+
+  /**
+   * The devices an executor opens of those {@code available} (assigned by Spark, or visible): {@code wanted} of them
+   * at most, or where that is 0 all Spark assigned and, in local mode, one. Local mode takes one by default: its
+   * stages' device data (kept shuffle output, broadcast builds) stays on the device that made it, and TPC-H SF10 on
+   * two H200s ran 1.0-1.4x Spark where one ran 4-8x (docs/PERFORMANCE.md).
+   */
+  static List<Integer> chosen(int wanted, boolean assignedBySpark, List<Integer> available) {
+    int count = wanted > 0 ? wanted : assignedBySpark ? available.size() : 1;
+    return available.subList(0, Math.min(count, available.size()));
   }
 
   /** Like {@link #start}, but with backend=auto a missing GPU is only logged (the driver has already decided). */
