@@ -204,7 +204,7 @@ extern "C" __global__ void __launch_bounds__(block_grouping::THREADS)
   onesweep::digit_counts(KeySource{&keys, 0, 0}, n, plan, counts, packed);
 }
 
-static_assert(sizeof(onesweep::CountsShared) == 8196, "CudaSortPrimitives.COUNTS_SHARED_BYTES");
+static_assert(sizeof(onesweep::CountsShared) == 8192, "CudaSortPrimitives.COUNTS_SHARED_BYTES");
 static_assert(sizeof(onesweep::PassShared<PairPayload::STAGED_BYTES>) == 46120,
               "CudaSortPrimitives.PASS_SHARED_BYTES");
 

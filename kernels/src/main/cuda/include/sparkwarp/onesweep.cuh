@@ -71,7 +71,6 @@ __device__ __forceinline__ int64_t look_back(const uint64_t* lookback, int64_t t
 
 struct CountsShared {
   int32_t counts[MAX_PASSES][BUCKETS];  // the block's rows of each digit of each pass
-  uint32_t varied;                      // bit p: pass p's digit differed within a warp of the block's first tile
 };
 
 // counts[p * BUCKETS + d] += the rows of [0, n) whose digit of pass p is d, for every pass of plan: each block
@@ -83,13 +82,7 @@ __device__ __forceinline__ void digit_counts(const Source& source, int64_t n, co
                                              int32_t* counts, uint64_t* words_out = nullptr) {
   CountsShared& s = block_grouping::shared<CountsShared>();
   for (int p = 0; p < plan.passes; p++) s.counts[p][threadIdx.x] = 0;
-  if (threadIdx.x == 0) s.varied = 0;
   __syncthreads();
-  // The passes whose warps vote: a warp whose rows share the digit adds them with one atomic, as 32 atomics on one
-  // word run one after another (the passes DeviceSort leaves out, whose digit never changes, and sorted or skewed
-  // keys). A pass the block's first tile shows to vary counts a row at a time after it, without the vote's cost.
-  uint32_t voting = ~0u;
-  bool first_tile = true;
   for_each_block_tile((n + CHUNK - 1) / CHUNK, [&](int64_t c) {
     const int64_t first = c * CHUNK + threadIdx.x;
     const int64_t end = c * CHUNK + CHUNK < n ? c * CHUNK + CHUNK : n;
@@ -104,29 +97,20 @@ __device__ __forceinline__ void digit_counts(const Source& source, int64_t n, co
     }
     for (int p = 0; p < plan.passes; p++) {
       const uint32_t mask = (1u << plan.bits[p]) - 1;
-      const bool vote = (voting >> p) & 1u;  // the same in the whole block: its collectives are safe
 #pragma unroll
       for (int k = 0; k < ITEMS; k++) {
         const bool live = first + k * THREADS < end;
         const uint32_t digit = static_cast<uint32_t>(words[k] >> plan.shift[p]) & mask;
-        if (!vote) {
-          if (live) atomicAdd(&s.counts[p][digit], 1);
-          continue;
-        }
+        // a warp whose rows share the digit adds them at once: 32 atomics on one word are 32 in turn, and the
+        // passes DeviceSort leaves out (a digit no row changes) or sorted and skewed keys give every warp that case
         const uint32_t live_lanes = __ballot_sync(FULL_WARP, live);
         const uint32_t first_digit = __shfl_sync(FULL_WARP, digit, 0);  // every lane, outside the condition
         if (__all_sync(FULL_WARP, !live || digit == first_digit)) {
           if (lane_id() == 0 && live_lanes != 0) atomicAdd(&s.counts[p][digit], __popc(live_lanes));
-        } else {
-          if (live) atomicAdd(&s.counts[p][digit], 1);
-          if (lane_id() == 0 && first_tile) atomicOr(&s.varied, 1u << p);  // none after the barrier that reads it
+        } else if (live) {
+          atomicAdd(&s.counts[p][digit], 1);
         }
       }
-    }
-    if (first_tile) {
-      __syncthreads();
-      voting = ~s.varied;
-      first_tile = false;
     }
   });
   __syncthreads();

@@ -20,7 +20,7 @@ final class CudaSortPrimitives implements SortPrimitives {
   /** Rows of a pair pass's tile (block_grouping::CHUNK): a block each. */
   private static final int TILE_ROWS = 4096;
   /** Dynamic shared memory: sizeof onesweep::CountsShared, and PassShared of the pairs (8 bytes staged a row). */
-  private static final int COUNTS_SHARED_BYTES = SortPrimitives.MAX_PASSES * SortPrimitives.DIGIT_CELLS * 4 + 4;
+  private static final int COUNTS_SHARED_BYTES = SortPrimitives.MAX_PASSES * SortPrimitives.DIGIT_CELLS * 4;
   private static final int PASS_SHARED_BYTES = 46120;
   /** Bytes of onesweep::DigitPlan. */
   private static final int DIGIT_PLAN_BYTES = 72;
