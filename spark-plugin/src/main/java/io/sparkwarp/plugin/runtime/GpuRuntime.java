@@ -88,7 +88,7 @@ public final class GpuRuntime {
    * The devices an executor opens of those {@code available} (assigned by Spark, or visible): {@code wanted} of them
    * at most, or where that is 0 all Spark assigned and, in local mode, one. Local mode takes one by default: its
    * stages' device data (kept shuffle output, broadcast builds) stays on the device that made it, and TPC-H SF10 on
-   * two H200s ran 1.0-1.4x Spark where one ran 4-8x (docs/PERFORMANCE.md).
+   * two H200s ran 14 of 17 queries at 0.96-1.4x Spark, where one H200 ran them at 2.4-12.8x (docs/PERFORMANCE.md).
    */
   static List<Integer> chosen(int wanted, boolean assignedBySpark, List<Integer> available) {
     int count = wanted > 0 ? wanted : assignedBySpark ? available.size() : 1;
