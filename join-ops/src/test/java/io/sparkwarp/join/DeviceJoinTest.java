@@ -48,29 +48,6 @@ class DeviceJoinTest extends BackendTestBase {
     return BackendKind.HOST;
   }
 
-  /** A side: keys (null allowed), a string and an int per row, uploaded as (int key, string, int) columns. */
-  private record Side(Integer[] keys, String[] names, Integer[] values) {
-    static final int KEY = 0;
-    static final int NAME = 1;
-    static final int VALUE = 2;
-
-    static Side random(Random rnd, int rows, int distinct) {
-      Integer[] keys = new Integer[rows];
-      String[] names = new String[rows];
-      Integer[] values = new Integer[rows];
-      for (int i = 0; i < rows; i++) {
-        keys[i] = rnd.nextInt(10) == 0 ? null : rnd.nextInt(4) == 0 ? 7 : rnd.nextInt(distinct);
-        names[i] = rnd.nextInt(10) == 0 ? null : "r" + i + (i % 3 == 0 ? "ü日" : "");
-        values[i] = rnd.nextInt(8) == 0 ? null : rnd.nextInt(20);
-      }
-      return new Side(keys, names, values);
-    }
-
-    String row(int i) {
-      return keys[i] + "/" + names[i] + "/" + values[i];
-    }
-  }
-
   /** A residual condition: the program with the columns it reads, and what it means for rows i and j. */
   private record Condition(String name, JoinCondition program, ConditionOracle oracle) {
     @Override
@@ -81,7 +58,7 @@ class DeviceJoinTest extends BackendTestBase {
 
   /** The condition for left row i and right row j: true, false or null. */
   private interface ConditionOracle {
-    Boolean test(Side left, int i, Side right, int j);
+    Boolean test(SideRows left, int i, SideRows right, int j);
   }
 
   private static final Condition NONE = new Condition("keys only", null, (l, i, r, j) -> true);
@@ -91,60 +68,38 @@ class DeviceJoinTest extends BackendTestBase {
     List<DeviceType> twoInts = List.of(DeviceType.INT, DeviceType.INT);
     return List.of(
         new Condition("l.v < r.v", new JoinCondition(MatchingProgram.plain(ExprProgram.builder(twoInts).column(0).column(1)
-            .compare(Comparison.LT).output().build()), new int[] {Side.VALUE}, new int[] {Side.VALUE}),
-            (l, i, r, j) -> l.values[i] == null || r.values[j] == null ? null : l.values[i] < r.values[j]),
+            .compare(Comparison.LT).output().build()), new int[] {SideRows.VALUE}, new int[] {SideRows.VALUE}),
+            (l, i, r, j) -> l.values()[i] == null || r.values()[j] == null ? null : l.values()[i] < r.values()[j]),
         new Condition("r.n < l.n or l.v is null", new JoinCondition(MatchingProgram.plain(ExprProgram.builder(List.of(DeviceType.STRING,
             DeviceType.INT, DeviceType.STRING)).column(2).column(0).compare(Comparison.LT).column(1).isNull().or()
-            .output().build()), new int[] {Side.NAME, Side.VALUE}, new int[] {Side.NAME}),
+            .output().build()), new int[] {SideRows.NAME, SideRows.VALUE}, new int[] {SideRows.NAME}),
             (l, i, r, j) -> {
-              Boolean less = l.names[i] == null || r.names[j] == null ? null : compareBytes(r.names[j], l.names[i]) < 0;
-              boolean vNull = l.values[i] == null;
+              Boolean less = l.names()[i] == null || r.names()[j] == null ? null
+                  : compareBytes(r.names()[j], l.names()[i]) < 0;
+              boolean vNull = l.values()[i] == null;
               return vNull || Boolean.TRUE.equals(less) ? Boolean.TRUE : less == null ? null : false;
             }),
         new Condition("r.v > 100 (none pass)", new JoinCondition(MatchingProgram.plain(ExprProgram.builder(
             List.of(DeviceType.INT))
             .column(0).literal(DeviceType.INT, 100).compare(Comparison.GT).output().build()), new int[0],
-            new int[] {Side.VALUE}), (l, i, r, j) -> r.values[j] == null ? null : r.values[j] > 100),
+            new int[] {SideRows.VALUE}), (l, i, r, j) -> r.values()[j] == null ? null : r.values()[j] > 100),
         new Condition("l.v is null or l.v is not null (all pass)", new JoinCondition(MatchingProgram.plain(
             ExprProgram.builder(List.of(DeviceType.INT)).column(0).isNull().column(0).isNotNull().or().output().build()),
-            new int[] {Side.VALUE}, new int[0]), (l, i, r, j) -> true),
+            new int[] {SideRows.VALUE}, new int[0]), (l, i, r, j) -> true),
         // a string predicate: its match column follows the condition's columns in the program's input
         new Condition("l.n LIKE '%1%' and r.v is not null", new JoinCondition(new MatchingProgram(
             ExprProgram.builder(List.of(DeviceType.STRING, DeviceType.INT, DeviceType.BOOLEAN)).column(2).column(1).isNotNull().and()
             .output().build(), List.of(new ColumnMatch(0, SegmentMatcher.contains(new byte[] {'1'}))), List.of(),
-            MatchOptions.DEFAULT, results -> {}), new int[] {Side.NAME}, new int[] {Side.VALUE}),
+            MatchOptions.DEFAULT, results -> {}), new int[] {SideRows.NAME}, new int[] {SideRows.VALUE}),
             (l, i, r, j) -> {
-              Boolean like = l.names[i] == null ? null : l.names[i].contains("1");
-              boolean notNull = r.values[j] != null;
+              Boolean like = l.names()[i] == null ? null : l.names()[i].contains("1");
+              boolean notNull = r.values()[j] != null;
               return !notNull || Boolean.FALSE.equals(like) ? Boolean.FALSE : like == null ? null : true;
             }));
   }
 
   private static int compareBytes(String a, String b) {
     return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private DeviceBatch upload(Side side) {
-    try (IntVector k = new IntVector("k", transfer); VarCharVector n = new VarCharVector("n", transfer);
-        IntVector v = new IntVector("v", transfer)) {
-      k.allocateNew(side.keys.length);
-      n.allocateNew();
-      v.allocateNew(side.keys.length);
-      for (int i = 0; i < side.keys.length; i++) {
-        if (side.keys[i] == null) k.setNull(i);
-        else k.set(i, side.keys[i]);
-        if (side.names[i] == null) n.setNull(i);
-        else n.setSafe(i, side.names[i].getBytes(StandardCharsets.UTF_8));
-        if (side.values[i] == null) v.setNull(i);
-        else v.set(i, side.values[i]);
-      }
-      k.setValueCount(side.keys.length);
-      n.setValueCount(side.keys.length);
-      v.setValueCount(side.keys.length);
-      DeviceBatch batch = ArrowUpload.upload(backend, List.<FieldVector>of(k, n, v), stream);
-      stream.synchronize();
-      return batch;
-    }
   }
 
   /** Each output row as "leftKey/leftName/leftValue|rightKey/rightName/rightValue" (nulls as "null"). */
@@ -171,13 +126,13 @@ class DeviceJoinTest extends BackendTestBase {
     return rows;
   }
 
-  private static List<String> oracle(JoinType type, Side left, Side right, Condition condition) {
+  private static List<String> oracle(JoinType type, SideRows left, SideRows right, Condition condition) {
     List<String> rows = new ArrayList<>();
-    boolean[] rightMatched = new boolean[right.keys.length];
-    for (int i = 0; i < left.keys.length; i++) {
+    boolean[] rightMatched = new boolean[right.keys().length];
+    for (int i = 0; i < left.keys().length; i++) {
       boolean matched = false;
-      for (int j = 0; j < right.keys.length; j++) {
-        if (left.keys[i] != null && left.keys[i].equals(right.keys[j])
+      for (int j = 0; j < right.keys().length; j++) {
+        if (left.keys()[i] != null && left.keys()[i].equals(right.keys()[j])
             && Boolean.TRUE.equals(condition.oracle().test(left, i, right, j))) {
           matched = true;
           rightMatched[j] = true;
@@ -189,7 +144,7 @@ class DeviceJoinTest extends BackendTestBase {
         rows.add(left.row(i) + "|null/null/null");
       }
     }
-    for (int j = 0; j < right.keys.length; j++) {
+    for (int j = 0; j < right.keys().length; j++) {
       if (!rightMatched[j] && (type == JoinType.RIGHT_OUTER || type == JoinType.FULL_OUTER)) {
         rows.add("null/null/null|" + right.row(j));
       }
@@ -217,8 +172,8 @@ class DeviceJoinTest extends BackendTestBase {
   private void matchesNestedLoops(JoinType type, Condition condition) {
     int[][] sizes = {{40, 30}, {0, 10}, {10, 0}, {200, 150}};
     for (int[] size : sizes) {
-      Side left = Side.random(rnd, size[0], 12);
-      Side right = Side.random(rnd, size[1], 12);
+      SideRows left = SideRows.random(rnd, size[0], 12);
+      SideRows right = SideRows.random(rnd, size[1], 12);
       List<String> expected = oracle(type, left, right, condition);
       for (JoinType.Side buildSide : JoinType.Side.values()) {
         for (int chunk : new int[] {3, 1 << 20}) {
@@ -237,16 +192,17 @@ class DeviceJoinTest extends BackendTestBase {
   @Test
   void conditionOverMistypedColumnsIsRefused() {
     JoinCondition namesAsInts = new JoinCondition(MatchingProgram.plain(ExprProgram.builder(List.of(DeviceType.INT)).column(0).isNull()
-        .output().build()), new int[] {Side.NAME}, new int[0]);
-    Side side = Side.random(rnd, 5, 3);
-    try (DeviceBatch l = upload(side); DeviceBatch r = upload(side)) {
-      JoinKeys keys = JoinKeys.of(r.column(Side.KEY));
+        .output().build()), new int[] {SideRows.NAME}, new int[0]);
+    SideRows side = SideRows.random(rnd, 5, 3);
+    try (DeviceBatch l = side.upload(backend, transfer, stream);
+        DeviceBatch r = side.upload(backend, transfer, stream)) {
+      JoinKeys keys = JoinKeys.of(r.column(SideRows.KEY));
       try (HashJoinBuild table = HashJoinBuild.build(backend, keys, HashJoinBuild.Choice.AUTO, stream)) {
         assertThrows(IllegalArgumentException.class, () -> new DeviceHashJoin(backend, r, keys, table,
             JoinType.INNER, JoinType.Side.RIGHT, namesAsInts, types(l), 10, null, stream));
       }
       assertThrows(IllegalArgumentException.class, () -> DeviceMergeJoin.join(backend, l, JoinKeys.of(l.column(
-          Side.KEY)), r, keys, JoinType.INNER, namesAsInts, 10, stream, b -> b.close()));
+          SideRows.KEY)), r, keys, JoinType.INNER, namesAsInts, 10, stream, b -> b.close()));
     }
   }
 
@@ -254,13 +210,14 @@ class DeviceJoinTest extends BackendTestBase {
     return batch.columns().stream().map(DeviceColumn::type).toList();
   }
 
-  private List<String> run(JoinType type, JoinType.Side buildSide, JoinCondition condition, int chunk, Side left,
-      Side right) {
+  private List<String> run(JoinType type, JoinType.Side buildSide, JoinCondition condition, int chunk, SideRows left,
+      SideRows right) {
     List<DeviceBatch> out = new ArrayList<>();
-    try (DeviceBatch l = upload(left); DeviceBatch r = upload(right)) {
+    try (DeviceBatch l = left.upload(backend, transfer, stream);
+        DeviceBatch r = right.upload(backend, transfer, stream)) {
       DeviceBatch build = buildSide == JoinType.Side.LEFT ? l : r;
       DeviceBatch probe = buildSide == JoinType.Side.LEFT ? r : l;
-      JoinKeys buildKeys = JoinKeys.of(build.column(Side.KEY));
+      JoinKeys buildKeys = JoinKeys.of(build.column(SideRows.KEY));
       try (HashJoinBuild table = HashJoinBuild.build(backend, buildKeys, HashJoinBuild.Choice.AUTO, stream);
           DeviceHashJoin join = new DeviceHashJoin(backend, build, buildKeys, table, type, buildSide, condition,
               types(probe), chunk, null, stream)) {
@@ -268,8 +225,8 @@ class DeviceJoinTest extends BackendTestBase {
         int half = probe.rowCount() / 2;
         try (DeviceBatch first = BatchSlicer.slice(backend, probe, 0, half, stream);
             DeviceBatch second = BatchSlicer.slice(backend, probe, half, probe.rowCount() - half, stream)) {
-          join.join(first, JoinKeys.of(first.column(Side.KEY)), out::add);
-          join.join(second, JoinKeys.of(second.column(Side.KEY)), out::add);
+          join.join(first, JoinKeys.of(first.column(SideRows.KEY)), out::add);
+          join.join(second, JoinKeys.of(second.column(SideRows.KEY)), out::add);
         }
         join.finish(out::add);
       }
@@ -279,11 +236,12 @@ class DeviceJoinTest extends BackendTestBase {
     }
   }
 
-  private List<String> merge(JoinType type, JoinCondition condition, int chunk, Side left, Side right) {
+  private List<String> merge(JoinType type, JoinCondition condition, int chunk, SideRows left, SideRows right) {
     List<DeviceBatch> out = new ArrayList<>();
-    try (DeviceBatch l = upload(left); DeviceBatch r = upload(right)) {
-      long pairs = DeviceMergeJoin.join(backend, l, JoinKeys.of(l.column(Side.KEY)), r, JoinKeys.of(r.column(
-          Side.KEY)), type, condition, chunk, stream, out::add);
+    try (DeviceBatch l = left.upload(backend, transfer, stream);
+        DeviceBatch r = right.upload(backend, transfer, stream)) {
+      long pairs = DeviceMergeJoin.join(backend, l, JoinKeys.of(l.column(SideRows.KEY)), r, JoinKeys.of(r.column(
+          SideRows.KEY)), type, condition, chunk, stream, out::add);
       assertEquals(keyPairs(left, right), pairs, "pairs with equal keys");
       for (DeviceBatch b : out) {
         // an inner join's batches are all pairs, chunked; outer joins add rows of one side in one batch each
@@ -295,10 +253,10 @@ class DeviceJoinTest extends BackendTestBase {
     }
   }
 
-  private static long keyPairs(Side left, Side right) {
+  private static long keyPairs(SideRows left, SideRows right) {
     long pairs = 0;
-    for (Integer k : left.keys) {
-      for (Integer m : right.keys) {
+    for (Integer k : left.keys()) {
+      for (Integer m : right.keys()) {
         if (k != null && k.equals(m)) pairs++;
       }
     }

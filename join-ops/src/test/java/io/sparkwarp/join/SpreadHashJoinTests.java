@@ -46,12 +46,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SpreadHashJoinTests {
-  private static final int KEY = 0;
-  private static final int VALUE = 2;
   /** l.v < r.v over the value columns. */
   private static final JoinCondition LESS = new JoinCondition(MatchingProgram.plain(ExprProgram.builder(
       List.of(DeviceType.INT, DeviceType.INT)).column(0).column(1).compare(Comparison.LT).output().build()),
-      new int[] {VALUE}, new int[] {VALUE});
+      new int[] {SideRows.VALUE}, new int[] {SideRows.VALUE});
 
   private final List<Backend> devices = new ArrayList<>();
   private final List<DeviceStream> streams = new ArrayList<>();
@@ -85,27 +83,12 @@ abstract class SpreadHashJoinTests {
     Closeables.closeAll(devices);
   }
 
-  /** Rows (key, name, value): a tenth null keys, a quarter the hot key 7, names of one to three bytes a character. */
-  private record Side(Integer[] keys, String[] names, Integer[] values) {
-    static Side random(Random rnd, int rows, int distinct) {
-      Integer[] keys = new Integer[rows];
-      String[] names = new String[rows];
-      Integer[] values = new Integer[rows];
-      for (int i = 0; i < rows; i++) {
-        keys[i] = rnd.nextInt(10) == 0 ? null : rnd.nextInt(4) == 0 ? 7 : rnd.nextInt(distinct);
-        names[i] = rnd.nextInt(10) == 0 ? null : "r" + i + (i % 3 == 0 ? "ü日" : "");
-        values[i] = rnd.nextInt(8) == 0 ? null : rnd.nextInt(20);
-      }
-      return new Side(keys, names, values);
-    }
-  }
-
   @ParameterizedTest
   @EnumSource(JoinType.class)
   void everyJoinTypeMatchesOneDevice(JoinType type) {
     for (int[] size : new int[][] {{300, 200}, {0, 50}, {50, 0}}) {
-      Side left = Side.random(rnd, size[0], 40);
-      Side right = Side.random(rnd, size[1], 40);
+      SideRows left = SideRows.random(rnd, size[0], 40);
+      SideRows right = SideRows.random(rnd, size[1], 40);
       for (JoinType.Side buildSide : JoinType.Side.values()) {
         for (JoinCondition condition : new JoinCondition[] {null, LESS}) {
           String what = type + " building " + buildSide + (condition == null ? "" : " with l.v < r.v") + ", "
@@ -125,8 +108,8 @@ abstract class SpreadHashJoinTests {
   @ParameterizedTest
   @EnumSource(JoinType.class)
   void nullSafeKeysMatchOneDevice(JoinType type) {
-    Side left = Side.random(rnd, 200, 30);
-    Side right = Side.random(rnd, 150, 30);
+    SideRows left = SideRows.random(rnd, 200, 30);
+    SideRows right = SideRows.random(rnd, 150, 30);
     List<String> expected = run(type, JoinType.Side.RIGHT, null, true, left, right, 1, 0, Long.MAX_VALUE).rows();
     assertEquals(expected, run(type, JoinType.Side.RIGHT, null, true, left, right, devices.size(), 0,
         Long.MAX_VALUE).rows(), type.toString());
@@ -140,8 +123,8 @@ abstract class SpreadHashJoinTests {
   @ParameterizedTest
   @EnumSource(JoinType.class)
   void heavyPartsSplitWhereTheTypeAllows(JoinType type) {
-    Side left = Side.random(rnd, 600, 20);
-    Side right = Side.random(rnd, 400, 20);
+    SideRows left = SideRows.random(rnd, 600, 20);
+    SideRows right = SideRows.random(rnd, 400, 20);
     for (JoinType.Side buildSide : JoinType.Side.values()) {
       for (JoinCondition condition : new JoinCondition[] {null, LESS}) {
         String what = type + " building " + buildSide + (condition == null ? "" : " with l.v < r.v");
@@ -157,10 +140,10 @@ abstract class SpreadHashJoinTests {
 
   @Test
   void aHotKeyOfTheStreamSideIsDealtOverAllDevices() {
-    Side build = Side.random(rnd, 100, 50);
+    SideRows build = SideRows.random(rnd, 100, 50);
     Integer[] keys = new Integer[3000];
     Arrays.fill(keys, 7);
-    Side stream = new Side(keys, new String[keys.length], new Integer[keys.length]);
+    SideRows stream = new SideRows(keys, new String[keys.length], new Integer[keys.length]);
     Result spread = run(JoinType.INNER, JoinType.Side.RIGHT, null, false, stream, build, 2, 0, 4096);
     assertEquals(run(JoinType.INNER, JoinType.Side.RIGHT, null, false, stream, build, 1, 0, Long.MAX_VALUE).rows(),
         spread.rows());
@@ -174,14 +157,15 @@ abstract class SpreadHashJoinTests {
   @ParameterizedTest
   @EnumSource(JoinType.class)
   void sharesOnEveryDeviceMatchOneDevice(JoinType type) {
-    Side left = Side.random(rnd, 300, 40);
-    Side right = Side.random(rnd, 200, 40);
+    SideRows left = SideRows.random(rnd, 300, 40);
+    SideRows right = SideRows.random(rnd, 200, 40);
     List<String> expected = run(type, JoinType.Side.RIGHT, LESS, false, left, right, 1, 0, Long.MAX_VALUE).rows();
     Backend home = devices.get(0);
     List<DeviceBatch> shares = new ArrayList<>();
     List<DeviceBatch> out = new ArrayList<>();
     List<String> rows = new ArrayList<>();
-    try (DeviceBatch l = upload(home, left, streams.get(0)); DeviceBatch r = upload(home, right, streams.get(0))) {
+    try (DeviceBatch l = left.upload(home, allocator, streams.get(0));
+        DeviceBatch r = right.upload(home, allocator, streams.get(0))) {
       List<DeviceBatch> buildShares = share(r, bounds(200, true), shares);
       List<DeviceBatch> streamShares = share(l, bounds(300, false), shares);
       List<DeviceType> streamTypes = l.columns().stream().map(DeviceColumn::type).toList();
@@ -243,11 +227,11 @@ abstract class SpreadHashJoinTests {
     for (int i = 0; i < keys.length; i += 10) keys[i] = i;  // some rows of other keys, some unmatched
     Integer[] values = new Integer[keys.length];
     for (int i = 0; i < values.length; i++) values[i] = i % 20;
-    Side build = new Side(keys, new String[keys.length], values);
-    Side stream = Side.random(rnd, 40, 12);
+    SideRows build = new SideRows(keys, new String[keys.length], values);
+    SideRows stream = SideRows.random(rnd, 40, 12);
     for (JoinType.Side buildSide : JoinType.Side.values()) {
-      Side left = buildSide == JoinType.Side.LEFT ? build : stream;
-      Side right = buildSide == JoinType.Side.LEFT ? stream : build;
+      SideRows left = buildSide == JoinType.Side.LEFT ? build : stream;
+      SideRows right = buildSide == JoinType.Side.LEFT ? stream : build;
       Result spread = run(type, buildSide, LESS, false, left, right, 2, 0, 4096);
       assertEquals(run(type, buildSide, LESS, false, left, right, 1, 0, Long.MAX_VALUE).rows(), spread.rows(),
           type + " building " + buildSide);
@@ -263,13 +247,14 @@ abstract class SpreadHashJoinTests {
    * Joins left and right on {@code count} devices from {@code home}: with one device the plain {@link
    * DeviceHashJoin}, else the spread join. The stream side comes in two batches.
    */
-  private Result run(JoinType type, JoinType.Side buildSide, JoinCondition condition, boolean nullSafe, Side left,
-      Side right, int count, int home, long splitBytes) {
+  private Result run(JoinType type, JoinType.Side buildSide, JoinCondition condition, boolean nullSafe, SideRows left,
+      SideRows right, int count, int home, long splitBytes) {
     Backend backend = devices.get(home);
     DeviceStream stream = streams.get(home);
     List<DeviceBatch> out = new ArrayList<>();
     int splitParts = 0;
-    try (DeviceBatch l = upload(backend, left, stream); DeviceBatch r = upload(backend, right, stream)) {
+    try (DeviceBatch l = left.upload(backend, allocator, stream);
+        DeviceBatch r = right.upload(backend, allocator, stream)) {
       DeviceBatch build = buildSide == JoinType.Side.LEFT ? l : r;
       DeviceBatch probe = buildSide == JoinType.Side.LEFT ? r : l;
       JoinKeys buildKeys = keys(build, nullSafe);
@@ -306,30 +291,7 @@ abstract class SpreadHashJoinTests {
   }
 
   private static JoinKeys keys(DeviceBatch batch, boolean nullSafe) {
-    return new JoinKeys(List.of(batch.column(KEY)), List.of(nullSafe));
-  }
-
-  private DeviceBatch upload(Backend backend, Side side, DeviceStream stream) {
-    try (IntVector k = new IntVector("k", allocator); VarCharVector n = new VarCharVector("n", allocator);
-        IntVector v = new IntVector("v", allocator)) {
-      k.allocateNew(side.keys.length);
-      n.allocateNew();
-      v.allocateNew(side.keys.length);
-      for (int i = 0; i < side.keys.length; i++) {
-        if (side.keys[i] == null) k.setNull(i);
-        else k.set(i, side.keys[i]);
-        if (side.names[i] == null) n.setNull(i);
-        else n.setSafe(i, side.names[i].getBytes(StandardCharsets.UTF_8));
-        if (side.values[i] == null) v.setNull(i);
-        else v.set(i, side.values[i]);
-      }
-      k.setValueCount(side.keys.length);
-      n.setValueCount(side.keys.length);
-      v.setValueCount(side.keys.length);
-      DeviceBatch batch = ArrowUpload.upload(backend, List.<FieldVector>of(k, n, v), stream);
-      stream.synchronize();
-      return batch;
-    }
+    return new JoinKeys(List.of(batch.column(SideRows.KEY)), List.of(nullSafe));
   }
 
   /** Every output row as text, sorted: the spread join's order is not the single device's. */
