@@ -93,9 +93,15 @@ class HostStringPrimitivesTest extends BackendTestBase {
     }
   }
 
+  /**
+   * The random columns give every hand-picked matcher both outcomes: at a fixed seed, since a random one leaves a
+   * rare pattern (prefix 'aa', 'aaab', 'x', suffix 'b') without a matching row now and then (in CI: seed
+   * 1341733144401785003).
+   */
   @Test
   void columnsExerciseTheMatchers() {
-    try (VarCharVector v = StringTesting.column(1500, 24, 600, rnd, pageable)) {
+    long seed = 2026;
+    try (VarCharVector v = StringTesting.column(1500, 24, 600, new Random(seed), pageable)) {
       for (SegmentMatcher m : StringTesting.handPicked()) {
         boolean[] e = StringTesting.expected(v, m);
         int hits = 0;
