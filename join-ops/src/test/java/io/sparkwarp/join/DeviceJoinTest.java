@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sparkwarp.kernels.BackendKind;
 import io.sparkwarp.kernels.Closeables;
-import io.sparkwarp.kernels.batch.ArrowDownload;
-import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
@@ -25,9 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -100,30 +95,6 @@ class DeviceJoinTest extends BackendTestBase {
 
   private static int compareBytes(String a, String b) {
     return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** Each output row as "leftKey/leftName/leftValue|rightKey/rightName/rightValue" (nulls as "null"). */
-  private List<String> rows(List<DeviceBatch> batches, boolean withRight) {
-    List<String> rows = new ArrayList<>();
-    for (DeviceBatch b : batches) {
-      List<String> names = withRight ? List.of("lk", "ln", "lv", "rk", "rn", "rv") : List.of("lk", "ln", "lv");
-      List<FieldVector> vectors;
-      try (ArrowDownload d = ArrowDownload.begin(backend, b, names, transfer, stream)) {
-        vectors = d.complete();
-      }
-      try {
-        for (int i = 0; i < b.rowCount(); i++) {
-          String left = vectors.get(0).getObject(i) + "/" + vectors.get(1).getObject(i) + "/"
-              + vectors.get(2).getObject(i);
-          rows.add(withRight ? left + "|" + vectors.get(3).getObject(i) + "/" + vectors.get(4).getObject(i) + "/"
-              + vectors.get(5).getObject(i) : left);
-        }
-      } finally {
-        Closeables.closeAll(vectors);
-      }
-    }
-    rows.sort(null);
-    return rows;
   }
 
   private static List<String> oracle(JoinType type, SideRows left, SideRows right, Condition condition) {
@@ -230,7 +201,7 @@ class DeviceJoinTest extends BackendTestBase {
         }
         join.finish(out::add);
       }
-      return rows(out, type.outputsRight());
+      return SideRows.joinedRows(backend, out, type.outputsRight(), transfer, stream);
     } finally {
       Closeables.closeAll(out);
     }
@@ -247,7 +218,7 @@ class DeviceJoinTest extends BackendTestBase {
         // an inner join's batches are all pairs, chunked; outer joins add rows of one side in one batch each
         if (type == JoinType.INNER && b.rowCount() > chunk) throw new AssertionError(b.rowCount() + " > " + chunk);
       }
-      return rows(out, type.outputsRight());
+      return SideRows.joinedRows(backend, out, type.outputsRight(), transfer, stream);
     } finally {
       Closeables.closeAll(out);
     }

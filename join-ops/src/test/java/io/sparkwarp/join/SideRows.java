@@ -1,10 +1,13 @@
 package io.sparkwarp.join;
 
 import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
+import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
@@ -35,6 +38,34 @@ record SideRows(Integer[] keys, String[] names, Integer[] values) {
 
   String row(int i) {
     return keys[i] + "/" + names[i] + "/" + values[i];
+  }
+
+  /**
+   * Every row of a join's output batches (on {@code backend}) as "leftKey/leftName/leftValue|rightKey/rightName/
+   * rightValue" (nulls as "null"; the left side alone without {@code withRight}), sorted.
+   */
+  static List<String> joinedRows(Backend backend, List<DeviceBatch> batches, boolean withRight,
+      BufferAllocator allocator, DeviceStream stream) {
+    List<String> rows = new ArrayList<>();
+    for (DeviceBatch b : batches) {
+      List<String> names = withRight ? List.of("lk", "ln", "lv", "rk", "rn", "rv") : List.of("lk", "ln", "lv");
+      List<FieldVector> vectors;
+      try (ArrowDownload d = ArrowDownload.begin(backend, b, names, allocator, stream)) {
+        vectors = d.complete();
+      }
+      try {
+        for (int i = 0; i < b.rowCount(); i++) {
+          String left = vectors.get(0).getObject(i) + "/" + vectors.get(1).getObject(i) + "/"
+              + vectors.get(2).getObject(i);
+          rows.add(withRight ? left + "|" + vectors.get(3).getObject(i) + "/" + vectors.get(4).getObject(i) + "/"
+              + vectors.get(5).getObject(i) : left);
+        }
+      } finally {
+        Closeables.closeAll(vectors);
+      }
+    }
+    rows.sort(null);
+    return rows;
   }
 
   /** The rows as a device batch on {@code backend}, staged through {@code allocator}. */

@@ -9,8 +9,6 @@ import io.sparkwarp.kernels.BackendOptions;
 import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
-import io.sparkwarp.kernels.batch.ArrowDownload;
-import io.sparkwarp.kernels.batch.ArrowUpload;
 import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceColumn;
@@ -20,16 +18,12 @@ import io.sparkwarp.kernels.expr.Comparison;
 import io.sparkwarp.kernels.expr.ExprProgram;
 import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.strings.MatchingProgram;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -173,11 +167,12 @@ abstract class SpreadHashJoinTests {
           JoinType.Side.RIGHT, LESS, streamTypes, 64, Long.MAX_VALUE, streams)) {
         join.joinShares(streamShares, keysOf(streamShares), (batch, device) -> {
           out.add(batch);
-          rows.addAll(rows(devices.get(device), List.of(batch), type.outputsRight(), streams.get(device)));
+          rows.addAll(SideRows.joinedRows(devices.get(device), List.of(batch), type.outputsRight(), allocator,
+              streams.get(device)));
         });
         join.finish(batch -> {
           out.add(batch);
-          rows.addAll(rows(home, List.of(batch), type.outputsRight(), streams.get(0)));
+          rows.addAll(SideRows.joinedRows(home, List.of(batch), type.outputsRight(), allocator, streams.get(0)));
         });
       }
     } finally {
@@ -284,7 +279,7 @@ abstract class SpreadHashJoinTests {
         }
       }
       for (DeviceBatch b : out) assertTrue(b.columns().get(0).validity().isOf(backend.deviceMemory()), "output home");
-      return new Result(rows(backend, out, type.outputsRight(), stream), splitParts);
+      return new Result(SideRows.joinedRows(backend, out, type.outputsRight(), allocator, stream), splitParts);
     } finally {
       Closeables.closeAll(out);
     }
@@ -292,28 +287,5 @@ abstract class SpreadHashJoinTests {
 
   private static JoinKeys keys(DeviceBatch batch, boolean nullSafe) {
     return new JoinKeys(List.of(batch.column(SideRows.KEY)), List.of(nullSafe));
-  }
-
-  /** Every output row as text, sorted: the spread join's order is not the single device's. */
-  private List<String> rows(Backend backend, List<DeviceBatch> batches, boolean withRight, DeviceStream stream) {
-    List<String> rows = new ArrayList<>();
-    for (DeviceBatch b : batches) {
-      List<String> names = withRight ? List.of("lk", "ln", "lv", "rk", "rn", "rv") : List.of("lk", "ln", "lv");
-      List<FieldVector> vectors;
-      try (ArrowDownload d = ArrowDownload.begin(backend, b, names, allocator, stream)) {
-        vectors = d.complete();
-      }
-      try {
-        for (int i = 0; i < b.rowCount(); i++) {
-          StringBuilder row = new StringBuilder();
-          for (FieldVector v : vectors) row.append(v.getObject(i)).append('|');
-          rows.add(row.toString());
-        }
-      } finally {
-        Closeables.closeAll(vectors);
-      }
-    }
-    rows.sort(null);
-    return rows;
   }
 }
