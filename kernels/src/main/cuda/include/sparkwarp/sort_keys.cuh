@@ -93,7 +93,7 @@ __device__ __forceinline__ void with_fixed_kind(int32_t kind, F f) {
 // when nulls_first). The first key's field is the most significant.
 struct PackedField {
   const uint8_t* data;
-  const uint32_t* validity;
+  const uint32_t* validity;  // null where no row is null: no load a row
   int32_t kind;
   int32_t low;
   int32_t width;  // 0 to 64
@@ -131,7 +131,7 @@ __device__ __forceinline__ void packed_words(const PackedKeys& keys, int64_t fir
       for (int k = 0; k < ITEMS; k++) {
         const int64_t i = first + static_cast<int64_t>(k) * stride;
         if (i >= end) continue;
-        const bool valid = (field.validity[i >> 5] >> (i & 31)) & 1u;
+        const bool valid = field.validity == nullptr || ((field.validity[i >> 5] >> (i & 31)) & 1u);
         const uint64_t key = valid && values ? sortable_key(decltype(kind)::value, field.data, i).lo ^ flip : 0;
         uint64_t v = (key >> field.low) & mask;
         if (field.null_flag) v |= static_cast<uint64_t>(valid == (field.nulls_first != 0)) << field.width;

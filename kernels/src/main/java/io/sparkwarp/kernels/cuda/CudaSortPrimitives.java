@@ -166,7 +166,7 @@ final class CudaSortPrimitives implements SortPrimitives {
       PackedKeys.Field field = keys.fields().get(f);
       int at = 8 + FIELD_BYTES * f;
       b.putLong(at, field.column().data().address());
-      b.putLong(at + 8, field.column().validity().address());
+      b.putLong(at + 8, field.anyNull() ? field.column().validity().address() : 0L);  // null: no row is
       b.putInt(at + 16, field.column().type().kind().ordinal());
       b.putInt(at + 20, field.low());
       b.putInt(at + 24, field.width());

@@ -29,10 +29,11 @@ public record PackedKeys(List<Field> fields, long varying, SortKey nullPass) {
   /**
    * One key's field: bits [low, low + width) of a valid row's sortable key (complemented when {@code descending}) at
    * bit {@code shift} of the word, and with {@code nullFlag} the bit above them, 0 for the rows that sort first by
-   * nullness ({@code nullsFirst}: the nulls).
+   * nullness ({@code nullsFirst}: the nulls); {@code anyNull}: whether a row is null, so that packing a key without
+   * nulls reads no validity bits.
    */
   public record Field(DeviceColumn column, boolean descending, boolean nullsFirst, int low, int width,
-      boolean nullFlag, int shift) {}
+      boolean nullFlag, int shift, boolean anyNull) {}
 
   /** One pass: the pairs grouped stably by bits [shift, shift + bits) of their word. */
   public record Pass(int shift, int bits) {}
@@ -65,7 +66,7 @@ public record PackedKeys(List<Field> fields, long varying, SortKey nullPass) {
       int bits = width + (nullFlag ? 1 : 0);
       if (bits == 0) continue;  // every row ties on this key
       if (used + bits > 64 || fields.size() == MAX_FIELDS) return null;
-      fields.add(new Field(column, !key.ascending(), key.nullsFirst(), low, width, nullFlag, used));
+      fields.add(new Field(column, !key.ascending(), key.nullsFirst(), low, width, nullFlag, used, s.nulls() > 0));
       varying |= (values >>> low) << used;
       if (nullFlag) varying |= 1L << (used + width);
       used += bits;

@@ -179,7 +179,7 @@ class HostDeviceSortTest extends BackendTestBase {
     try (DeviceBatch batch = ArrowUpload.upload(backend, columns, stream)) {
       // 5, 7, 21: bits 1 and 4 of the value vary, so bits 1 to 4 make the field; the null flag goes above them
       PackedKeys ints4 = plan(batch, List.of(new SortKey(0, false, true)));
-      assertEquals(List.of(new PackedKeys.Field(batch.column(0), true, true, 1, 4, true, 0)), ints4.fields());
+      assertEquals(List.of(new PackedKeys.Field(batch.column(0), true, true, 1, 4, true, 0, true)), ints4.fields());
       assertEquals(0b11001L, ints4.varying());
       assertEquals(List.of(new PackedKeys.Pass(0, 5)), ints4.passes());
       assertNull(ints4.nullPass());
@@ -192,7 +192,7 @@ class HostDeviceSortTest extends BackendTestBase {
       List<SortKey> intKey = List.of(new SortKey(0, false, true));
       assertTrue(PackedKeys.fitAtFullWidth(batch, intKey));
       PackedKeys full = PackedKeys.plan(batch, intKey, KeyStatistics.nullsOnly(backend, batch, intKey, stream));
-      assertEquals(List.of(new PackedKeys.Field(batch.column(0), true, true, 0, 32, true, 0)), full.fields());
+      assertEquals(List.of(new PackedKeys.Field(batch.column(0), true, true, 0, 32, true, 0, true)), full.fields());
       assertEquals(5, full.passes().size());
       assertFalse(PackedKeys.fitAtFullWidth(batch, List.of(new SortKey(0, true, true), new SortKey(1, true, true))));
       assertFalse(PackedKeys.fitAtFullWidth(batch, List.of(new SortKey(2, true, true))));
@@ -205,6 +205,9 @@ class HostDeviceSortTest extends BackendTestBase {
       List<SortKey> eight = new ArrayList<>();
       for (int b = 0; b < 8; b++) eight.add(new SortKey(4 + b, b % 2 == 0, true));
       assertEquals(8, plan(batch, eight).fields().size());
+      // bits without nulls: no null flag, and packing them reads no validity bits
+      assertEquals(List.of(new PackedKeys.Field(batch.column(4), true, true, 0, 1, false, 0, false)),
+          plan(batch, List.of(new SortKey(4, false, true))).fields());
       eight.add(new SortKey(12, true, true));
       assertNull(plan(batch, eight));
       for (List<SortKey> keys : List.of(List.of(new SortKey(0, true, false)), eight)) {
