@@ -117,7 +117,7 @@ struct ValuePayload {
 
 // The block path, for buckets <= block_grouping::BUCKETS: block_grouping.cuh's kernels over ids and int32 values.
 static_assert(sizeof(block_grouping::CountShared) == 1024, "CudaStableGrouping.COUNT_SHARED_BYTES");
-static_assert(sizeof(block_grouping::ScatterShared<ValuePayload::STAGED_BYTES>) == 29728,
+static_assert(sizeof(block_grouping::ScatterShared<ValuePayload::STAGED_BYTES>) == 37920,
               "CudaStableGrouping.SCATTER_SHARED_BYTES");
 
 // counts[p * tiles + t] = the rows of tile t with id p < buckets: one block of block_grouping::THREADS per tile,

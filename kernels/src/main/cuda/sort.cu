@@ -207,7 +207,7 @@ extern "C" __global__ void __launch_bounds__(block_grouping::THREADS, 4)
 }
 
 static_assert(sizeof(onesweep::CountsShared) == 8192, "CudaSortPrimitives.COUNTS_SHARED_BYTES");
-static_assert(sizeof(onesweep::PassShared<PairPayload::STAGED_BYTES>) == 46120,
+static_assert(sizeof(onesweep::PassShared<PairPayload::STAGED_BYTES>) == 54312,
               "CudaSortPrimitives.PASS_SHARED_BYTES");
 
 // One stable pass over (word, row id) pairs: the pair of row i, (words[i], rows[i]) (i where rows is null), goes to

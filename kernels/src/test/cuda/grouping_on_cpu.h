@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-// The block kernels' `extern __shared__` memory: the blocks of a launch take it in turn. Room for the 48 KiB a
-// block gets without asking, which every layout fits (the largest, onesweep.cuh's pair passes, as sort.cu asserts).
-alignas(16) uint4 sw_group_shared[48 * 1024 / sizeof(uint4)];
+// The block kernels' `extern __shared__` memory: the blocks of a launch take it in turn. Room for 64 KiB, which every
+// layout fits (the largest, onesweep.cuh's pair passes, 54312 bytes: sort_on_cpu.cpp asserts it fits).
+alignas(16) uint4 sw_group_shared[64 * 1024 / sizeof(uint4)];
 
 // positions[c] = the sum of positions[0, c) for c in [0, cells], as scan.cu's exclusive sum; returns the total.
 inline int64_t exclusive_scan_on_cpu(std::vector<int32_t>& positions, int64_t cells) {

@@ -12,6 +12,9 @@
 #include "sort.cu"
 #include "grouping_on_cpu.h"
 
+static_assert(sizeof(onesweep::PassShared<PairPayload::STAGED_BYTES>) <= sizeof(sw_group_shared),
+              "the pair passes' shared memory does not fit the harness's");
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>

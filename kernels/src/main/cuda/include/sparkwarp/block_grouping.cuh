@@ -52,6 +52,7 @@ template <int STAGED_BYTES>
 struct ScatterShared {
   // warp w's rows of bucket b in the chunk while it ranks them, then the chunk rank of its first one
   int32_t warp_counts[WARPS][BUCKETS];
+  uint32_t warp_match[WARPS][BUCKETS];  // while warp w ranks a step: its lanes of bucket b, a bit each, else 0
   int32_t shift[BUCKETS];  // output position minus chunk rank of bucket b's rows
   int32_t warp_sums[WARPS];
   alignas(8) uint8_t staged[CHUNK * STAGED_BYTES];  // the chunk's values of one phase in grouped order
@@ -163,8 +164,6 @@ __device__ __forceinline__ void scatter_chunk(S& s, const Source& source, const 
                                               int64_t end, int32_t buckets, Place place, Early early = {}) {
   const int warp = static_cast<int>(threadIdx.x >> 5);
   const int bucket = static_cast<int>(threadIdx.x);
-  int bits = 0;  // the bucket bits that tell the buckets apart
-  while ((1 << bits) < buckets) bits++;
   const int64_t warp_row = chunk + warp * WARP_ROWS;  // the warp's first row
   const int32_t warp_left = static_cast<int32_t>(end - warp_row);  // may be below 0
   const int64_t first = warp_row + lane_id();
@@ -186,25 +185,34 @@ __device__ __forceinline__ void scatter_chunk(S& s, const Source& source, const 
   }
   // rank: this warp's counts are its own (the previous chunk's readers of them were this warp's lanes)
   int32_t* counts = s.warp_counts[warp];
+  uint32_t* match = s.warp_match[warp];
 #pragma unroll
-  for (int j = 0; j < BUCKETS / 32; j++) counts[32 * j + lane_id()] = 0;
+  for (int j = 0; j < BUCKETS / 32; j++) {
+    counts[32 * j + lane_id()] = 0;
+    match[32 * j + lane_id()] = 0;
+  }
   __syncwarp();
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
     if (32 * k >= warp_left) break;  // the rest of the warp's rows are past the end (p = -1)
     const bool live = p[k] >= 0;
     const uint32_t label = live ? static_cast<uint32_t>(p[k]) : 0u;
-    const uint32_t peers = warp_match_low_bits(label, bits) & __ballot_sync(FULL_WARP, live);
+    // the lanes of the step with this bucket: each sets its bit in the bucket's word (CUB's atomic-or match, fewer
+    // instructions than a ballot a bucket bit, which left the pass bound by its instructions)
+    if (live) atomicOr(&match[label], 1u << lane_id());
+    __syncwarp();
+    const uint32_t peers = live ? match[label] : 0u;
     const uint32_t below = peers & lanemask_lt();
-    // the lowest lane of each bucket moves its count on; its peers take the count before
+    // the lowest lane of each bucket moves its count on and clears the word; its peers take the count before
     int32_t seen = 0;
     if (live && below == 0) {
       seen = counts[label];
       counts[label] = seen + __popc(peers);
     }
     seen = __shfl_sync(FULL_WARP, seen, __ffs(static_cast<int>(peers)) - 1);
+    if (live && below == 0) match[label] = 0;  // every peer has read it: the shuffle waited for them all
     p[k] = live ? ((seen + __popc(below)) << 8 | static_cast<int32_t>(label)) : -1;
-    __syncwarp();  // the next step's lowest lane reads what this one wrote
+    __syncwarp();  // the next step's lowest lane reads what this one wrote, and its lanes the cleared words
   }
   __syncthreads();
   // bucket b: the chunk rank of each warp's first row of it, and where its rows go

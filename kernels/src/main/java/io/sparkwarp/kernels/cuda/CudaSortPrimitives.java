@@ -21,7 +21,7 @@ final class CudaSortPrimitives implements SortPrimitives {
   private static final int TILE_ROWS = 4096;
   /** Dynamic shared memory: sizeof onesweep::CountsShared, and PassShared of the pairs (8 bytes staged a row). */
   private static final int COUNTS_SHARED_BYTES = SortPrimitives.MAX_PASSES * SortPrimitives.DIGIT_CELLS * 4;
-  private static final int PASS_SHARED_BYTES = 46120;
+  private static final int PASS_SHARED_BYTES = 54312;
   /** Bytes of onesweep::DigitPlan. */
   private static final int DIGIT_PLAN_BYTES = 72;
 
@@ -51,6 +51,8 @@ final class CudaSortPrimitives implements SortPrimitives {
     digitCountsKeys = module.kernel("sw_sort_digit_counts_keys");
     pairs = module.kernel("sw_sort_pairs");
     pairsKeys = module.kernel("sw_sort_pairs_keys");
+    pairs.allowSharedMemory(PASS_SHARED_BYTES);
+    pairsKeys.allowSharedMemory(PASS_SHARED_BYTES);
   }
 
   @Override

@@ -25,7 +25,7 @@ final class CudaStableGrouping {
    * int32 values (staged 4 bytes a row).
    */
   private static final int COUNT_SHARED_BYTES = 1024;
-  private static final int SCATTER_SHARED_BYTES = 29728;
+  private static final int SCATTER_SHARED_BYTES = 37920;
 
   private final CudaBackend backend;
   private final CudaScan scan;
