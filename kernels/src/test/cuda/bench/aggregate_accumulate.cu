@@ -22,14 +22,6 @@
 
 namespace {
 
-// SplitMix64: the generated values depend on the row alone.
-__host__ __device__ uint64_t mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // Column c: integers in [lo, lo + span) (as doubles where as_double), null where mix % 100 < nulls.
 __global__ void generate(int64_t n, int c, int64_t lo, uint64_t span, int nulls, bool as_double, uint8_t* data,
                          uint32_t* validity) {

@@ -17,14 +17,6 @@
 
 namespace {
 
-// SplitMix64: the generated values depend on the row alone.
-__host__ __device__ uint64_t mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 __global__ void generate(int64_t n, uint64_t below, int64_t* values) {
   for_each_index(n, [&](int64_t i) {
     const uint64_t h = mix(static_cast<uint64_t>(i));

@@ -1,7 +1,8 @@
 // What the benchmark harnesses share: a CUDA error check that aborts with the failing call (they have no error
-// path), and the median time of a launch.
+// path), the median time of a launch, and a hash that makes generated values depend on the row alone.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -33,4 +34,12 @@ float median_ms(Launch launch) {
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// SplitMix64: the generated values depend on the row alone.
+__host__ __device__ inline uint64_t mix(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
 }
