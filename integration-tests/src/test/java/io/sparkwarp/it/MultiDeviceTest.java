@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sparkwarp.examples.PlanNodes;
 import io.sparkwarp.it.harness.SharedSpark;
 import io.sparkwarp.plugin.exec.GpuMetrics;
+import io.sparkwarp.plugin.exec.GpuShuffleExchangeExec;
 import io.sparkwarp.plugin.exec.GpuShuffledHashJoinExec;
 import io.sparkwarp.plugin.runtime.GpuDevice;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
+import io.sparkwarp.plugin.shuffle.DeviceShuffleStore;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -24,9 +26,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An executor with two devices ({@code spark.warp.devices=2}, simulated by the host backend): tasks are spread over
- * both, each device admits tasks by its own memory, a broadcast's build is made once per device that probes it, and
- * a shuffled hash join's partitions are spread over both devices (spark.warp.join.spreadBytes=0) for every join
- * type, with null keys and a residual condition. Answers equal Spark's. Its own SparkContext (the device count is
+ * both, each device admits tasks by its own memory, shuffle output stays on the device that wrote it and is read
+ * from the other, a broadcast's build is made once per device that probes it, and a shuffled hash join's
+ * partitions are spread over both devices (spark.warp.join.spreadBytes=0) for every join type, with null keys and a
+ * residual condition. Answers equal Spark's. Its own SparkContext (the device count is
  * fixed when the executor starts).
  */
 @Tag("own-context")
@@ -73,6 +76,37 @@ class MultiDeviceTest {
     // each query has 8 tasks on 4 cores: some run on each device (peaks only grow, so the first query proves it)
     for (GpuDevice device : GpuRuntime.get().devices()) {
       assertTrue(device.backend().deviceMemory().peakBytes() > 0, "device " + device.index() + " ran no task");
+    }
+  }
+
+  /**
+   * The map tasks of both devices keep their output on their device, and the reduce tasks read it from either one
+   * (the host backend's devices read each other's memory, as GPUs with peer access do): nothing crosses PCIe.
+   */
+  @Test
+  void shuffleOutputStaysOnBothDevicesAndIsReadAcross() {
+    String sql = "SELECT k, count(*), max(id) FROM (SELECT /*+ REPARTITION(8, id) */ id, id % 1000 AS k "
+        + "FROM range(0, 200000, 1, 8) WHERE id % 3 <> 0) GROUP BY k";
+    try {
+      spark.conf().set("spark.sql.adaptive.enabled", "false");
+      spark.conf().set("spark.warp.enabled", "false");
+      List<String> expected = sorted(spark.sql(sql));
+      spark.conf().set("spark.warp.enabled", "true");
+      Dataset<Row> gpu = spark.sql(sql);
+      assertEquals(expected, sorted(gpu));
+      assertTrue(GpuRuntime.get().devicesReadEachOther());
+      int exchanges = 0;
+      for (SparkPlan node : PlanNodes.all(gpu.queryExecution().executedPlan())) {
+        if (node instanceof GpuShuffleExchangeExec exchange) {
+          exchanges++;
+          assertEquals(2, DeviceShuffleStore.get().devices(exchange.shuffleId()).size(),
+              "output of shuffle " + exchange.shuffleId() + " kept on both devices");
+          assertEquals(0, exchange.metrics().apply(GpuMetrics.TRANSFER_BYTES).value(), "bytes over PCIe");
+        }
+      }
+      assertEquals(2, exchanges, gpu.queryExecution().executedPlan().treeString());
+    } finally {
+      spark.conf().unset("spark.sql.adaptive.enabled");
     }
   }
 

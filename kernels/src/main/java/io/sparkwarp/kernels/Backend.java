@@ -73,6 +73,13 @@ public interface Backend extends AutoCloseable {
    */
   boolean directPeerAccess(Backend peer);
 
+  /**
+   * Whether this backend's kernels and copies may take buffers of {@code peer}, another device of the same kind, as
+   * their input as if they were its own: reads over NVLink or PCIe where CUDA peer access is on (enabled on the first
+   * call for the pair, as {@link #directPeerAccess}); the host backend's simulated devices share one address space.
+   */
+  boolean readsPeerMemory(Backend peer);
+
   /** Sets {@code bytes} bytes from {@code offset} to {@code value}. */
   void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream);
 

@@ -186,6 +186,12 @@ public final class CudaBackend implements Backend {
     return peerAccess.computeIfAbsent(cuda.context, to -> PeerAccess.enable(context, to));
   }
 
+  /** {@inheritDoc} Peer access covers kernels' loads as well as copies. */
+  @Override
+  public boolean readsPeerMemory(Backend peer) {
+    return directPeerAccess(peer);
+  }
+
   @Override
   public void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream) {
     if (bytes == 0) return;

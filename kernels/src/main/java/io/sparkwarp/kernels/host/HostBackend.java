@@ -106,6 +106,15 @@ public final class HostBackend implements Backend {
     return false;
   }
 
+  /** {@inheritDoc} Always, for another host backend: their buffers are all in this process's memory. */
+  @Override
+  public boolean readsPeerMemory(Backend peer) {
+    if (!(peer instanceof HostBackend)) {
+      throw new IllegalArgumentException("peer reads asked for between a host backend and a " + peer.kind() + " one");
+    }
+    return true;
+  }
+
   @Override
   public void fill(DeviceBuffer dst, long offset, long bytes, byte value, DeviceStream stream) {
     dst.checkRange(offset, bytes);

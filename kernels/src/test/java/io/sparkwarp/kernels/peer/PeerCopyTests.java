@@ -12,6 +12,9 @@ import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.ArrowDownload;
 import io.sparkwarp.kernels.batch.ArrowUpload;
+import io.sparkwarp.kernels.batch.BatchConcatenator;
+import io.sparkwarp.kernels.batch.BatchRange;
+import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.batch.PeerBatchCopy;
@@ -26,13 +29,14 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
  * Peer copies between two devices of one kind: byte ranges both ways, whole batches of every type with nulls, and
- * the argument checks. Subclasses pick the kind and say whether two devices are there.
+ * the argument checks; kernels of one device reading the other's batches. Subclasses pick the kind and say whether two devices are there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PeerCopyTests {
@@ -141,6 +145,45 @@ abstract class PeerCopyTests {
       assertThrows(IndexOutOfBoundsException.class, () -> first.copyToPeer(a, 0, second, b, 57, 8, firstStream));
       firstStream.synchronize();
       secondStream.synchronize();
+    }
+  }
+
+  /**
+   * Where the second device reads the first's memory, its kernels and copies concatenate row ranges of a batch that
+   * stays on the first (as a reduce task reads shuffle output kept on another device), every type with nulls.
+   */
+  @Test
+  void kernelsReadRangesOfThePeersBatches() {
+    Assumptions.assumeTrue(second.readsPeerMemory(first), "the second device cannot read the first's memory");
+    Random rnd = new Random(17);
+    int rows = 3000;
+    List<FieldVector> vectors = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (DeviceType type : RandomVectors.allTypes()) {
+      vectors.add(RandomVectors.random(type, rows, 0.2, 40, rnd, allocator));
+      names.add("c" + names.size());
+    }
+    try (DeviceBatch source = ArrowUpload.upload(first, vectors, firstStream)) {
+      List<BatchRange> ranges = BatchSlicer.ranges(first, source, new int[] {1000, 7}, new int[] {2000, 993},
+          firstStream);
+      firstStream.synchronize();  // the source's work is done before the other device reads it
+      try (DeviceBatch there = BatchConcatenator.concatRanges(second, ranges, secondStream);
+          DeviceBatch expected = BatchConcatenator.concatRanges(first, ranges, firstStream);
+          ArrowDownload read = ArrowDownload.begin(second, there, names, allocator, secondStream);
+          ArrowDownload want = ArrowDownload.begin(first, expected, names, allocator, firstStream)) {
+        List<FieldVector> got = read.complete();
+        List<FieldVector> wanted = want.complete();
+        try {
+          for (int c = 0; c < vectors.size(); c++) {
+            assertVectorEquals(wanted.get(c), got.get(c), "column " + names.get(c));
+          }
+        } finally {
+          Closeables.closeAll(got);
+          Closeables.closeAll(wanted);
+        }
+      }
+    } finally {
+      Closeables.closeAll(vectors);
     }
   }
 

@@ -23,7 +23,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The map side of a GPU shuffle whose output may stay on the device ({@link DeviceShuffleStore}: local mode, one
- * device): a map task groups its batches by partition on the device and, if they fit the store's budget, keeps them
+ * device or several that read each other's memory): a map task groups its batches by partition on its device and, if
+ * they fit the store's budget, keeps them
  * there and reports their partitions' sizes to Spark's scheduler; otherwise the batches grouped so far and the rest
  * go through Spark's shuffle writer as columnar slices, as without the store.
  */
@@ -31,7 +32,7 @@ final class DeviceShuffleWriteProcessor extends ShuffleWriteProcessor {
   /** Spark's own processor for this exchange (its metrics reporter is the exchange's write metrics). */
   private final ShuffleWriteProcessor spark;
   private final SliceWriter writer;
-  /** Device bytes the store may hold; 0 for a quarter of the device memory limit. */
+  /** Device bytes the store may hold; 0 for a quarter of each device's memory limit. */
   private final long storeBytes;
 
   DeviceShuffleWriteProcessor(ShuffleWriteProcessor spark, SliceWriter writer, long storeBytes) {
@@ -56,9 +57,11 @@ final class DeviceShuffleWriteProcessor extends ShuffleWriteProcessor {
     ArrayDeque<PartitionedBatch> grouped = new ArrayDeque<>();
     context.addTaskCompletionListener((TaskCompletionListener) ctx -> Closeables.closeAll(grouped.stream().toList()));
     int position = writer.firstPosition();
-    long budget = storeBytes > 0 ? storeBytes : gpu.backend().deviceMemory().limit() / 4;
+    GpuRuntime runtime = GpuRuntime.get();
+    long budget = storeBytes > 0 ? storeBytes : gpu.backend().deviceMemory().limit() / 4 * runtime.devices().size();
     long bytes = 0;
-    boolean fits = GpuRuntime.get().devices().size() == 1;
+    // a reduce task may run on any device: it reads this output where it stays only if its device can
+    boolean fits = runtime.devicesReadEachOther();
     DeviceRetry retry = writer.retry();
     while (fits && batches.hasNext()) {
       ColumnarBatch next = batches.next();  // the input's own work is not this exchange's time

@@ -32,6 +32,7 @@ public final class GpuRuntime {
 
   private final List<GpuDevice> devices;
   private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
+  private Boolean devicesReadEachOther;  // asked once: enabling peer access is a driver call per pair
 
   private GpuRuntime(List<GpuDevice> devices) {
     this.devices = List.copyOf(devices);
@@ -86,9 +87,10 @@ public final class GpuRuntime {
 
   /**
    * The devices an executor opens of those {@code available} (assigned by Spark, or visible): {@code wanted} of them
-   * at most, or where that is 0 all Spark assigned and, in local mode, one. Local mode takes one by default: its
-   * stages' device data (kept shuffle output, broadcast builds) stays on the device that made it, and TPC-H SF10 on
-   * two H200s ran 14 of 17 queries at 0.96-1.4x Spark, where one H200 ran them at 2.4-12.8x (docs/PERFORMANCE.md).
+   * at most, or where that is 0 all Spark assigned and, in local mode, one. Local mode takes one by default: TPC-H
+   * SF10 on two H200s ran 14 of 17 queries at 0.96-1.4x Spark, where one H200 ran them at 2.4-12.8x
+   * (docs/PERFORMANCE.md), when shuffle output went through Spark's shuffle on more than one device; with the
+   * output kept on the device and read across ({@link #devicesReadEachOther}) that is still to be measured.
    */
   static List<Integer> chosen(int wanted, boolean assignedBySpark, List<Integer> available) {
     int count = wanted > 0 ? wanted : assignedBySpark ? available.size() : 1;
@@ -136,6 +138,22 @@ public final class GpuRuntime {
 
   public List<GpuDevice> devices() {
     return devices;
+  }
+
+  /**
+   * Whether every device's kernels may read every other's memory ({@link Backend#readsPeerMemory}), so a task takes
+   * device data another task left on another device (kept shuffle output) where it is; true with one device.
+   * Enables CUDA peer access between them on the first call.
+   */
+  public synchronized boolean devicesReadEachOther() {
+    if (devicesReadEachOther == null) {
+      boolean all = true;
+      for (GpuDevice a : devices) {
+        for (GpuDevice b : devices) all &= a == b || a.backend().readsPeerMemory(b.backend());
+      }
+      devicesReadEachOther = all;
+    }
+    return devicesReadEachOther;
   }
 
   /** The device a new task goes to: the one with the fewest unfinished tasks (the lowest index among equals). */

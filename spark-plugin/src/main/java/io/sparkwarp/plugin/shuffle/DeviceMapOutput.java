@@ -23,10 +23,12 @@ public final class DeviceMapOutput implements AutoCloseable {
   private record Grouped(DeviceBatch batch, int[] starts, long[][] dataStarts) {}
 
   private final List<Grouped> batches;
+  private final Backend backend;
   private final long deviceBytes;
 
-  private DeviceMapOutput(List<Grouped> batches) {
+  private DeviceMapOutput(List<Grouped> batches, Backend backend) {
     this.batches = batches;
+    this.backend = backend;
     this.deviceBytes = batches.stream().mapToLong(g -> g.batch().deviceBytes()).sum();
   }
 
@@ -59,7 +61,7 @@ public final class DeviceMapOutput implements AutoCloseable {
       copies.forEach(g -> g.batch().close());
       throw e;
     }
-    return new DeviceMapOutput(copies);
+    return new DeviceMapOutput(copies, backend);
   }
 
   /** Rows of partitions [startPartition, endPartition) of each batch, in order; empty ranges left out. */
@@ -107,6 +109,11 @@ public final class DeviceMapOutput implements AutoCloseable {
 
   public long deviceBytes() {
     return deviceBytes;
+  }
+
+  /** The device whose memory holds the batches. */
+  public Backend backend() {
+    return backend;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.sparkwarp.plugin.shuffle;
 
+import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.plugin.runtime.GpuRuntime;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,8 +21,8 @@ import org.apache.spark.storage.BlockManagerId$;
 
 /**
  * The GPU shuffles' map output kept in device memory by an executor that is also the driver (local mode, one
- * device), so the next stage reads it where it was written: no download, serialisation, compression, file or
- * upload. Spark's scheduler still gets each map task's real partition sizes, so adaptive execution plans as it
+ * device or several that read each other's memory), so the next stage reads it where it was written, a task on
+ * another device over the link between them: no download, serialisation, compression, file or upload. Spark's scheduler still gets each map task's real partition sizes, so adaptive execution plans as it
  * would. A map task whose output does not fit the budget goes through Spark's shuffle instead ({@link
  * #wroteThroughSpark}); readers take each map task's output from wherever it went.
  *
@@ -208,6 +209,14 @@ public final class DeviceShuffleStore {
   public synchronized long deviceBytes(int shuffleId) {
     Shuffle shuffle = shuffles.get(shuffleId);
     return shuffle == null ? 0 : shuffle.bytes;
+  }
+
+  /** The devices holding {@code shuffleId}'s output: for diagnostics and tests. */
+  public synchronized Set<Backend> devices(int shuffleId) {
+    Shuffle shuffle = shuffles.get(shuffleId);
+    Set<Backend> devices = new HashSet<>();
+    if (shuffle != null) shuffle.onDevice.values().forEach(output -> devices.add(output.backend()));
+    return devices;
   }
 
   /** Device bytes held for every shuffle. */
