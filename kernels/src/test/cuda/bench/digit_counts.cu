@@ -1,8 +1,8 @@
 // The sort's histogram kernels alone (issue 14): sw_sort_digit_counts_keys (packing an int64 column into words, as
 // DeviceSort's first step does, and writing them out) and sw_sort_digit_counts (over the words) for 8 passes of 8
 // bits, against a plain copy of the same bytes; then the counts are checked against the host's. Two key shapes:
-// random 64-bit values, and values below 2^26 (five passes whose digit is the same in every row, the case a warp's
-// vote is for). CUDA events around each launch, one warm-up, the median of 5.
+// random 64-bit values, and values below 2^26 (five passes whose digit is the same in every row: 32 lanes adding to
+// one shared word). CUDA events around each launch, one warm-up, the median of 5.
 // Build with this machine's nvcc, cudart linked statically so the GPU machine needs no toolkit:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -cudart static -I kernels/src/main/cuda/include -I kernels/src/main/cuda \
 //     -o digit_counts kernels/src/test/cuda/bench/digit_counts.cu
@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
 
   sort_keys::PackedKeys keys{};
   keys.count = 1;
-  keys.fields[0] = {reinterpret_cast<const uint8_t*>(values), nullptr,  // no nulls: no validity, as DeviceSort packs them
-                    expr::KIND_LONG, 0, 64, 0, 0, 0, 0, 0};
+  // no nulls, so no validity, as DeviceSort packs such a key
+  keys.fields[0] = {reinterpret_cast<const uint8_t*>(values), nullptr, expr::KIND_LONG, 0, 64, 0, 0, 0, 0, 0};
   onesweep::DigitPlan plan{};
   plan.passes = 8;
   for (int p = 0; p < 8; p++) {
@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sw_sort_digit_counts_keys, block_grouping::THREADS,
                                                       shared));
   const int64_t tiles = (n + block_grouping::CHUNK - 1) / block_grouping::CHUNK;
-  const int blocks = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(per_sm) * prop.multiProcessorCount, tiles));
+  const int blocks =
+      static_cast<int>(std::min<int64_t>(static_cast<int64_t>(per_sm) * prop.multiProcessorCount, tiles));
   const uint64_t shapes[] = {0, 1ull << 26};
   int wrong = 0;
   for (uint64_t below : shapes) {

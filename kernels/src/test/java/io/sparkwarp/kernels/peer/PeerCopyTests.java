@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Peer copies between two devices of one kind: byte ranges both ways, whole batches of every type with nulls, and
- * the argument checks; kernels of one device reading the other's batches. Subclasses pick the kind and say whether two devices are there.
+ * Peer copies between two devices of one kind: byte ranges both ways, whole batches of every type with nulls, and the
+ * argument checks; kernels of one device reading the other's batches. Subclasses pick the kind and say whether two
+ * devices are there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PeerCopyTests {

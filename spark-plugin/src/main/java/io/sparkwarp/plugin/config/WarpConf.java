@@ -100,11 +100,10 @@ public final class WarpConf {
       SESSION, "Whether a GPU stage's shuffle output stays in device memory for the stages that read it, when the "
           + "executor is the driver (local mode) with one GPU, or several that read each other's memory (CUDA peer "
           + "access: a task on another GPU reads the output over NVLink or PCIe): no download, serialisation, file "
-          + "or upload; Spark's "
-          + "scheduler still gets each map task's real partition sizes. A map task whose output does not fit "
-          + "spark.warp.shuffle.deviceStoreBytes goes through Spark's shuffle, as every GPU shuffle does in a "
-          + "cluster. Output is freed when Spark drops its shuffle, or once its query has ended and newer output "
-          + "needs the room.");
+          + "or upload; Spark's scheduler still gets each map task's real partition sizes. A map task whose output "
+          + "does not fit spark.warp.shuffle.deviceStoreBytes goes through Spark's shuffle, as every GPU shuffle "
+          + "does in a cluster. Output is freed when Spark drops its shuffle, or once its query has ended and newer "
+          + "output needs the room.");
   public static final ConfEntry<Long> SHUFFLE_DEVICE_STORE_BYTES = ConfEntry.bytes(PREFIX
       + "shuffle.deviceStoreBytes", 0, SESSION, "Device memory shuffle output kept on the device may take in all "
           + "(spark.warp.shuffle.deviceStore); 0 means a quarter of spark.warp.memory.deviceLimit a device.");

@@ -41,11 +41,12 @@ import scala.reflect.ClassTag$;
 
 /**
  * The reduce side of a GPU shuffle whose map output may be on the device ({@link DeviceShuffleStore}): each task's
- * partition spec (any of adaptive execution's: coalesced, or split by map ranges) names the map outputs and the run
- * of partitions to read; output kept on the device is cut into row ranges and concatenated into device batches of
- * about the target size on the task's device (reading output another device keeps over the link between them), output that went through Spark's shuffle is fetched by Spark's reader as columnar slices.
- * Batches come out on the device (for a GPU operator) or downloaded into host Arrow batches (for Spark's rows). Map
- * output that is in neither place was evicted: the read fails as a lost map output, and Spark recomputes it.
+ * partition spec (any of adaptive execution's: coalesced, or split by map ranges) names the map outputs and the run of
+ * partitions to read; output kept on the device is cut into row ranges and concatenated into device batches of about
+ * the target size on the task's device (reading output another device keeps over the link between them); output that
+ * went through Spark's shuffle is fetched by Spark's reader as columnar slices. Batches come out on the device (for a
+ * GPU operator) or downloaded into host Arrow batches (for Spark's rows). Map output that is in neither place was
+ * evicted: the read fails as a lost map output, and Spark recomputes it.
  */
 final class DeviceShuffleRDD extends RDD<ColumnarBatch> {
   /** How a partition of this RDD reads: one spec. */

@@ -24,9 +24,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The map side of a GPU shuffle whose output may stay on the device ({@link DeviceShuffleStore}: local mode, one
  * device or several that read each other's memory): a map task groups its batches by partition on its device and, if
- * they fit the store's budget, keeps them
- * there and reports their partitions' sizes to Spark's scheduler; otherwise the batches grouped so far and the rest
- * go through Spark's shuffle writer as columnar slices, as without the store.
+ * they fit the store's budget, keeps them there and reports their partitions' sizes to Spark's scheduler; otherwise
+ * the batches grouped so far and the rest go through Spark's shuffle writer as columnar slices, as without the store.
  */
 final class DeviceShuffleWriteProcessor extends ShuffleWriteProcessor {
   /** Spark's own processor for this exchange (its metrics reporter is the exchange's write metrics). */

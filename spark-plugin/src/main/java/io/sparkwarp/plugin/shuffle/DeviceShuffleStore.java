@@ -20,11 +20,12 @@ import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.BlockManagerId$;
 
 /**
- * The GPU shuffles' map output kept in device memory by an executor that is also the driver (local mode, one
- * device or several that read each other's memory), so the next stage reads it where it was written, a task on
- * another device over the link between them: no download, serialisation, compression, file or upload. Spark's scheduler still gets each map task's real partition sizes, so adaptive execution plans as it
- * would. A map task whose output does not fit the budget goes through Spark's shuffle instead ({@link
- * #wroteThroughSpark}); readers take each map task's output from wherever it went.
+ * The GPU shuffles' map output kept in device memory by an executor that is also the driver (local mode, one device or
+ * several that read each other's memory), so the next stage reads it where it was written, a task on another device
+ * over the link between them: no download, serialisation, compression, file or upload. Spark's scheduler still gets
+ * each map task's real partition sizes, so adaptive execution plans as it would. A map task whose output does not fit
+ * the budget goes through Spark's shuffle instead ({@link #wroteThroughSpark}); readers take each map task's output
+ * from wherever it went.
  *
  * <p>Output is freed when Spark unregisters its shuffle (the ContextCleaner found it unreachable; {@link #sweep}),
  * or, once the SQL execution that made it has ended, when newer output needs its room: a later read of evicted
