@@ -287,9 +287,11 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
         throw new CorruptParquetException("parquet file " + file + " changed since planning: " + e.getMessage(), e);
       }
       Optional<FilterPredicate> predicate = predicate(reader, file);
+      boolean indexed = predicate.isPresent() && options.useColumnIndexFilter();
       for (BlockMetaData block : prune(reader, options, predicate)) {
-        ColumnIndexStore indexes = reader.getColumnIndexStore(reader.getRowGroups().indexOf(block));
-        RowRanges kept = keptRows(indexes, options, predicate, block, descriptors);
+        // parquet-mr reads a row group's offset indexes when asked for its store: only where a filter may use them
+        ColumnIndexStore indexes = indexed ? reader.getColumnIndexStore(reader.getRowGroups().indexOf(block)) : null;
+        RowRanges kept = indexed ? keptRows(indexes, predicate.get(), block, descriptors) : null;
         if (kept != null && kept.rowCount() == 0) continue;
         groups.add(new RowGroup(block, kept, kept == null ? null : pageIndexes(indexes, descriptors)));
       }
@@ -313,18 +315,17 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   }
 
   /**
-   * The rows of {@code block} that the column indexes of the scan's columns do not rule out, as parquet-mr's reader
-   * keeps them for Spark when {@code parquet.filter.columnindex.enabled} (the default); null for every row (no
-   * filter, no column indexes, or nothing ruled out).
+   * The rows of {@code block} that the column indexes of the scan's columns do not rule out for {@code predicate}, as
+   * parquet-mr's reader keeps them for Spark when {@code parquet.filter.columnindex.enabled} (the default); null for
+   * every row (no column indexes, or nothing ruled out).
    */
-  private static RowRanges keptRows(ColumnIndexStore indexes, ParquetReadOptions options,
-      Optional<FilterPredicate> predicate, BlockMetaData block, List<ColumnDescriptor> descriptors) {
-    if (predicate.isEmpty() || !options.useColumnIndexFilter()) return null;
+  private static RowRanges keptRows(ColumnIndexStore indexes, FilterPredicate predicate, BlockMetaData block,
+      List<ColumnDescriptor> descriptors) {
     Set<ColumnPath> paths = new HashSet<>();
     for (ColumnDescriptor d : descriptors) {
       if (d != null) paths.add(ColumnPath.get(d.getPath()));
     }
-    RowRanges kept = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(predicate.get()), indexes, paths,
+    RowRanges kept = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(predicate), indexes, paths,
         block.getRowCount());
     return kept.rowCount() == block.getRowCount() ? null : kept;
   }
