@@ -45,9 +45,8 @@ public final class WarpConf {
   public static final ConfEntry<Integer> DEVICES = ConfEntry.nonNegativeInt(PREFIX + "devices", 0, STATIC,
       "GPUs one executor uses, its tasks placed on the one with the fewest running tasks: 0 means all Spark "
           + "assigned to the executor (spark.executor.resource.gpu.amount), or the first usable visible GPU when "
-          + "Spark assigns none (local mode: TPC-H ran slower on two GPUs than on one while shuffles on several GPUs "
-          + "went through Spark's, docs/PERFORMANCE.md); n means at most n of those, or of the visible "
-          + "GPUs in local mode. With spark.warp.backend=host, n simulated devices (each with its own memory limit), "
+          + "Spark assigns none (local mode: two H200s ran TPC-H's Q9 and Q18 as fast as one, not faster, "
+          + "docs/PERFORMANCE.md); n means at most n of those, or of the visible GPUs in local mode. With spark.warp.backend=host, n simulated devices (each with its own memory limit), "
           + "so multi-device runs are tested without a GPU.");
   public static final ConfEntry<Long> TASK_DEVICE_RESERVE = ConfEntry.bytes(PREFIX + "memory.taskReserve", 2L << 30,
       STATIC, "Device memory counted for each task doing device work until it holds more: a task starts its device "
