@@ -46,8 +46,9 @@ public final class WarpConf {
       "GPUs one executor uses, its tasks placed on the one with the fewest running tasks: 0 means all Spark "
           + "assigned to the executor (spark.executor.resource.gpu.amount), or the first usable visible GPU when "
           + "Spark assigns none (local mode: two H200s ran TPC-H's Q9 and Q18 as fast as one, not faster, "
-          + "docs/PERFORMANCE.md); n means at most n of those, or of the visible GPUs in local mode. With spark.warp.backend=host, n simulated devices (each with its own memory limit), "
-          + "so multi-device runs are tested without a GPU.");
+          + "docs/PERFORMANCE.md); n means at most n of those, or of the visible GPUs in local mode. With "
+          + "spark.warp.backend=host, n simulated devices (each with its own memory limit), so multi-device runs are "
+          + "tested without a GPU.");
   public static final ConfEntry<Long> TASK_DEVICE_RESERVE = ConfEntry.bytes(PREFIX + "memory.taskReserve", 2L << 30,
       STATIC, "Device memory counted for each task doing device work until it holds more: a task starts its device "
           + "work only when its reserve fits beside what the running tasks hold or reserve.");

@@ -1,9 +1,9 @@
 package io.sparkwarp.plugin.exec;
 
 import io.sparkwarp.parquet.FileSplit;
-import io.sparkwarp.plugin.config.WarpConf;
 import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.ScanSettings;
+import io.sparkwarp.plugin.config.WarpConf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -29,9 +29,9 @@ import scala.reflect.ClassTag$;
 /**
  * Spark's Parquet scan on the GPU: the file splits Spark planned (its dynamic pruning, its preferred hosts), in
  * Spark's partitions or, when spark.warp.parquet.partitionBytes asks, regrouped into even ones, one a task slot
- * ({@link ScanPartitions}), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so the first GPU operator of the stage takes
- * them without a transition. Partition columns are appended as constants per batch
- * (its files share their partition values). Spark's filters stay above the scan.
+ * ({@link ScanPartitions}), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so
+ * the first GPU operator of the stage takes them without a transition. Partition columns are appended as constants
+ * per batch (its files share their partition values). Spark's filters stay above the scan.
  */
 public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final FileSourceScanExec scan;
@@ -64,8 +64,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
     Partition[] partitions = scan.inputRDD().partitions();
     long partitionBytes = WarpConf.of(conf()).get(WarpConf.PARQUET_PARTITION_BYTES);
     if (partitionBytes > 0) {
-      partitions = ScanPartitions.balance(partitions, slots(), partitionBytes,
-          conf().filesOpenCostInBytes());
+      partitions = ScanPartitions.balance(partitions, slots(), partitionBytes, conf().filesOpenCostInBytes());
     }
     // the output's partition columns follow the data columns (FileSourceStrategy's order)
     List<Attribute> attributes = CollectionConverters.asJava(output());
@@ -103,7 +102,7 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private int slots() {
     String leaf = conf().getConfString("spark.sql.leafNodeDefaultParallelism", null);
     int leafParallelism = leaf != null ? Integer.parseInt(leaf) : sparkContext().defaultParallelism();
-    return (Integer) conf().filesMinPartitionNum().getOrElse(() -> leafParallelism);
+    return Math.max(1, (Integer) conf().filesMinPartitionNum().getOrElse(() -> leafParallelism));
   }
 
   @Override

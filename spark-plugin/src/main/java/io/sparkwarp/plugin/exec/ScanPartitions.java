@@ -44,7 +44,8 @@ final class ScanPartitions {
    * partitions within {@code maxBytes}, at most one a split.
    */
   static int count(long total, int slots, long maxBytes, int splits) {
-    long waves = Math.max(1, (total + (long) slots * maxBytes - 1) / ((long) slots * maxBytes));
+    long perWave = maxBytes > Long.MAX_VALUE / slots ? Long.MAX_VALUE : slots * maxBytes;
+    long waves = Math.max(1, total / perWave + (total % perWave == 0 ? 0 : 1));
     return (int) Math.min(splits, Math.min(Integer.MAX_VALUE, waves * slots));
   }
 

@@ -71,6 +71,7 @@ class ScanPartitionsTest {
     assertEquals(16, ScanPartitions.count(16L << 30, 16, 1L << 30, 1000));
     assertEquals(3, ScanPartitions.count(100 * MB, 16, 1L << 30, 3));
     assertEquals(0, ScanPartitions.count(0, 16, 1L << 30, 0));
+    assertEquals(16, ScanPartitions.count(Long.MAX_VALUE / 2, 16, Long.MAX_VALUE, 1000), "no overflow");
   }
 
   @Test
