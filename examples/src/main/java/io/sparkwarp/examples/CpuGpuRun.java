@@ -134,6 +134,11 @@ public record CpuGpuRun(DemoQuery query, List<Long> cpuMillis, List<Long> gpuMil
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
   }
 
+  /** Runs {@code sql} once, untimed, with the plugin's rewrite on or off; its answer. */
+  static List<Row> once(SparkSession spark, String sql, boolean gpu) {
+    return Execution.of(spark, sql, gpu).rows();
+  }
+
   /** One execution: its answer, wall time and executed plan. */
   private record Execution(List<Row> rows, long millis, SparkPlan plan) {
     static Execution of(SparkSession spark, String sql, boolean gpu) {

@@ -27,7 +27,8 @@ import org.apache.spark.sql.SparkSession;
  * pruned. Data as {@link TpchBenchmark} generates it (shared with it); one session, one warm-up per side, then the
  * median of N; answers compared. Besides the times it reports the compressed bytes of the column chunks (from the
  * footers) and the bytes the GPU scan uploaded (its metric): a ratio of 1.0 means the device read the files as
- * stored, nothing decompressed or copied twice on the host. Exits 1 when the answers differed, 2 on bad arguments.
+ * stored, nothing decompressed or copied twice on the host. Then one more run a side, untimed, prints its stages'
+ * tasks and spans ({@link StageTimeline}). Exits 1 when the answers differed, 2 on bad arguments.
  *
  * <p>Arguments, all optional, in order: scale factor (1), data directory (./tpch-data), backend (auto|cuda|host,
  * default auto), repetitions (5), JSON output file, Parquet codec of the tables (snappy; zstd, lz4_raw, gzip and
@@ -82,6 +83,11 @@ public final class FullScanBenchmark {
     out.printf("compressed column chunks %.1f MB, uploaded by the GPU scan %.1f MB (%.3f of them), over PCIe in "
         + "all %.1f MB%n", compressed / 1e6, scan.scanBytes() / 1e6, results.uploadedPerCompressed(),
         scan.pcieBytes() / 1e6);
+    // the waves of tasks and the stages' spans, which the operators' metrics summed over tasks hide
+    for (boolean gpu : new boolean[] {false, true}) {
+      out.println("stages of one more run " + (gpu ? "with the plugin" : "of Spark alone") + ":");
+      StageTimeline.of(spark, () -> CpuGpuRun.once(spark, FULL_SCAN.sql(), gpu)).forEach(l -> out.println("  " + l));
+    }
     return results;
   }
 

@@ -110,6 +110,8 @@ class TpchBenchmarkTest {
     assertEquals(scan.scanBytes(), results.uploadedBytes());
     assertEquals(1.0, results.uploadedPerCompressed(), 0.001, table);
     assertTrue(table.contains("uploaded by the GPU scan"), table);
+    assertTrue(table.matches("(?s).*stages of one more run with the plugin:\\n  stage \\d+: \\d+ tasks, "
+        + "launched \\+.*"), table);
 
     results.write(args.json().orElseThrow());
     assertEquals(results, FullScanResults.read(args.json().orElseThrow()));
