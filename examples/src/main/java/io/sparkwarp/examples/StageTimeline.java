@@ -48,20 +48,17 @@ public final class StageTimeline extends SparkListener {
 
   /** The lines of {@link #of} for tasks given per stage as {launch, finish}. */
   static List<String> describe(Map<Integer, List<long[]>> tasks) {
-    long origin = tasks.values().stream().flatMap(List::stream).mapToLong(t -> t[0]).min().orElse(0);
-    List<String> lines = new ArrayList<>();
-    tasks.entrySet().stream()
-        .sorted(Comparator.comparingLong(e -> e.getValue().stream().mapToLong(t -> t[0]).min().orElse(0)))
-        .forEach(e -> {
-          List<long[]> own = e.getValue();
-          long[] took = own.stream().mapToLong(t -> t[1] - t[0]).sorted().toArray();
-          lines.add(String.format("stage %d: %d tasks, launched +%d to +%d ms, done +%d ms; a task took %d ms at "
-              + "least, %d median, %d at most", e.getKey(), own.size(),
-              own.stream().mapToLong(t -> t[0]).min().orElse(origin) - origin,
-              own.stream().mapToLong(t -> t[0]).max().orElse(origin) - origin,
-              own.stream().mapToLong(t -> t[1]).max().orElse(origin) - origin,
-              took[0], took[(took.length - 1) / 2], took[took.length - 1]));
-        });
-    return lines;
+    List<long[]> stages = new ArrayList<>();  // {stage, first launch, last launch, last end, tasks, min, median, max}
+    tasks.forEach((stage, own) -> {
+      long[] took = own.stream().mapToLong(t -> t[1] - t[0]).sorted().toArray();
+      stages.add(new long[] {stage, own.stream().mapToLong(t -> t[0]).min().orElseThrow(),
+          own.stream().mapToLong(t -> t[0]).max().orElseThrow(), own.stream().mapToLong(t -> t[1]).max().orElseThrow(),
+          own.size(), took[0], took[(took.length - 1) / 2], took[took.length - 1]});
+    });
+    stages.sort(Comparator.comparingLong(st -> st[1]));
+    long origin = stages.isEmpty() ? 0 : stages.get(0)[1];
+    return stages.stream().map(st -> String.format("stage %d: %d tasks, launched +%d to +%d ms, done +%d ms; a task "
+        + "took %d ms at least, %d median, %d at most", st[0], st[4], st[1] - origin, st[2] - origin, st[3] - origin,
+        st[5], st[6], st[7])).toList();
   }
 }

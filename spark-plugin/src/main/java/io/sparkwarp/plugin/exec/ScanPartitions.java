@@ -29,8 +29,8 @@ final class ScanPartitions {
     List<PartitionedFile> files = new ArrayList<>();
     for (Partition p : spark) files.addAll(Arrays.asList(((FilePartition) p).files()));
     long[] weights = files.stream().mapToLong(f -> f.length() + openCost).toArray();
-    int[] bin = bins(weights, count(Arrays.stream(weights).sum(), slots, maxBytes, files.size()));
-    int bins = Arrays.stream(bin).max().orElse(-1) + 1;
+    int bins = count(Arrays.stream(weights).sum(), slots, maxBytes, files.size());
+    int[] bin = bins(weights, bins);  // every one of the bins gets a split: there are at least as many
     List<List<PartitionedFile>> grouped = new ArrayList<>();
     for (int b = 0; b < bins; b++) grouped.add(new ArrayList<>());
     for (int i = 0; i < files.size(); i++) grouped.get(bin[i]).add(files.get(i));

@@ -90,7 +90,8 @@ public final class GpuRuntime {
    * at most, or where that is 0 all Spark assigned and, in local mode, one. Local mode takes one by default: TPC-H
    * SF10 on two H200s ran 14 of 17 queries at 0.96-1.4x Spark, where one H200 ran them at 2.4-12.8x
    * (docs/PERFORMANCE.md), when shuffle output went through Spark's shuffle on more than one device; with the
-   * output kept on the device and read across ({@link #devicesReadEachOther}) that is still to be measured.
+   * output kept on the device and read across ({@link #devicesReadEachOther}) two ran Q9 and Q18 as fast as one,
+   * not faster.
    */
   static List<Integer> chosen(int wanted, boolean assignedBySpark, List<Integer> available) {
     int count = wanted > 0 ? wanted : assignedBySpark ? available.size() : 1;
