@@ -20,7 +20,7 @@ public final class HostBlock implements AutoCloseable {
     return address;
   }
 
-  /** Usable bytes: the request rounded up to the pool's alignment. */
+  /** Usable bytes: at least the request rounded up to the pool's alignment (a large block: its whole region). */
   public long size() {
     return size;
   }

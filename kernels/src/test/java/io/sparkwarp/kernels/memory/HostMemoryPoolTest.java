@@ -10,6 +10,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +88,102 @@ class HostMemoryPoolTest {
       assertNotEquals(address, other.address());
       again.close();
       other.close();
+    }
+  }
+
+  @Test
+  void aRegionReusedBySmallerRequestsIsCachedAgain() {
+    CountingAllocator raw = new CountingAllocator();
+    try (HostMemoryPool pool = new HostMemoryPool(raw, 1 << 20, 0)) {
+      HostBlock big = pool.allocate(10 << 20);
+      long address = big.address();
+      big.close();
+      for (int i = 0; i < 5; i++) {
+        HostBlock smaller = pool.allocate((9 << 20) + i * 4096);
+        assertEquals(address, smaller.address());
+        smaller.close();
+      }
+      HostBlock again = pool.allocate(10 << 20);
+      assertEquals(address, again.address(), "the region went back to the cache whole");
+      again.close();
+      assertEquals(1, raw.allocations);
+      assertEquals(0, pool.usedBytes());
+    }
+  }
+
+  /** A scan's batches: sizes a few tenths of a percent apart, in another order each time, reuse the first ones'. */
+  @Test
+  void nearlyEqualRequestsShareRegions() {
+    CountingAllocator raw = new CountingAllocator();
+    Random rnd = new Random();
+    try (HostMemoryPool pool = new HostMemoryPool(raw, 1 << 20, 0)) {
+      for (int round = 0; round < 5; round++) {
+        List<HostBlock> blocks = new ArrayList<>();
+        for (int i = 0; i < 16; i++) blocks.add(pool.allocate(9_340_000 + rnd.nextInt(60_000)));
+        blocks.forEach(HostBlock::close);
+      }
+      assertEquals(16, raw.allocations, "only the first round pins");
+      assertTrue(pool.reservedBytes() <= 16 * 10_500_000L, "classes waste at most an eighth");
+    }
+  }
+
+  @Test
+  void sizeClassesAreAnEighthOfAPowerOfTwoApart() {
+    assertEquals(96L << 20, HostMemoryPool.sizeClass(94_600_000));
+    assertEquals(64L << 20, HostMemoryPool.sizeClass(64L << 20));
+    assertEquals(72L << 20, HostMemoryPool.sizeClass((64L << 20) + 1));
+    for (long size = 1 << 16; size < 1L << 34; size = size * 3 / 2 + 4096) {
+      long length = HostMemoryPool.sizeClass(size);
+      assertTrue(length >= size && length <= size + size / 8 + HostMemoryPool.ALIGNMENT, size + " -> " + length);
+    }
+  }
+
+  /** Pinning a new region does not hold the pool: another thread's request for a cached region goes ahead. */
+  @Test
+  void pinningDoesNotBlockOtherRequests() throws Exception {
+    CountDownLatch pinning = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CountingAllocator counting = new CountingAllocator();
+    RawHostAllocator slow = new RawHostAllocator() {
+      @Override
+      public long allocate(long bytes) {
+        if (bytes > 20 << 20) {
+          pinning.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+        return counting.allocate(bytes);
+      }
+
+      @Override
+      public void free(long address, long bytes) {
+        counting.free(address, bytes);
+      }
+
+      @Override
+      public boolean pinned() {
+        return false;
+      }
+    };
+    try (HostMemoryPool pool = new HostMemoryPool(slow, 1 << 20, 0)) {
+      pool.allocate(10 << 20).close();  // cached
+      ExecutorService other = Executors.newSingleThreadExecutor();
+      try {
+        Future<HostBlock> big = other.submit(() -> pool.allocate(30 << 20));
+        assertTrue(pinning.await(10, TimeUnit.SECONDS));
+        HostBlock cached = pool.allocate(10 << 20);  // would wait forever if the pin held the lock
+        HostBlock small = pool.allocate(1000);
+        release.countDown();
+        big.get(10, TimeUnit.SECONDS).close();
+        cached.close();
+        small.close();
+      } finally {
+        release.countDown();
+        other.shutdownNow();
+      }
     }
   }
 
