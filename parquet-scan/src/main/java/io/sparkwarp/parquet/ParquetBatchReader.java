@@ -509,37 +509,41 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
       }
       uploadedBytes += g.readBytes() + inflatedBytes;
       skippedPages += tables.skippedPages();
+      List<ColumnSpec> specs = plan.decoding().specs();
+      List<Integer> stored = new ArrayList<>();  // the columns the files hold, decoded together
+      for (int c = 0; c < specs.size(); c++) {
+        if (specs.get(c) == null) continue;
+        if (tables.keptRows(c) != plan.rows()) {
+          int rowGroup = plan.parts().get(0).rowGroups().get(0).block().getOrdinal();
+          throw corrupt(plan, new BatchTables.Owner(0, c, rowGroup), "pages hold " + tables.keptRows(c)
+              + " rows, the row groups " + plan.rows(), null);
+        }
+        stored.add(c);
+      }
+      List<DeviceColumn> decoded;
       try {
-        backend.parquet().decompress(input, pages, tables.blocks, stream);
+        decoded = new ArrayList<>(backend.parquet().decodeBatch(input, pages, tables.blocks,
+            stored.stream().map(c -> tables.tables[c]).toList(), stored.stream().map(specs::get).toList(), stream));
       } catch (ParquetDataException e) {
-        throw corrupt(plan, tables.blockOwner(e.index()), e.getMessage(), e);
+        throw corrupt(plan, e.column() < 0 ? tables.blockOwner(e.index())
+            : tables.pageOwner(stored.get(e.column()), e.index()), e.getMessage(), e);
       }
       List<DeviceColumn> out = new ArrayList<>();
       try {
-        List<ColumnSpec> specs = plan.decoding().specs();
+        int next = 0;
         for (int c = 0; c < specs.size(); c++) {
           if (specs.get(c) == null) {  // a column the files lack
             out.add(DeviceColumn.nulls(backend, columns.get(c).type(), (int) plan.rows(), stream));
-            continue;
+          } else {
+            out.add(RowSlices.keep(backend, decoded.set(next++, null), tables.keptSlices(c), stream));
           }
-          if (tables.keptRows(c) != plan.rows()) {
-            throw corrupt(plan, new BatchTables.Owner(0, c,
-                plan.parts().get(0).rowGroups().get(0).block().getOrdinal()),
-                "pages hold " + tables.keptRows(c) + " rows, the row groups " + plan.rows(), null);
-          }
-          DeviceColumn decoded;
-          try {
-            decoded = backend.parquet().decode(pages, tables.tables[c], specs.get(c), stream);
-          } catch (ParquetDataException e) {
-            throw corrupt(plan, tables.pageOwner(c, e.index()), e.getMessage(), e);
-          }
-          out.add(RowSlices.keep(backend, decoded, tables.keptSlices(c), stream));
         }
         stream.synchronize();  // the pages buffer is freed next
         decodeNanos += System.nanoTime() - admitted;
         return new DeviceBatch(out, (int) plan.rows());
       } catch (RuntimeException e) {
         Closeables.closeAll(out);
+        Closeables.closeAll(decoded);  // those not yet kept
         throw e;
       }
     }

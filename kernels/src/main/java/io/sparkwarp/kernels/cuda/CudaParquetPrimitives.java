@@ -1,5 +1,6 @@
 package io.sparkwarp.kernels.cuda;
 
+import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
@@ -13,14 +14,17 @@ import io.sparkwarp.kernels.parquet.ParquetDataException;
 import io.sparkwarp.kernels.parquet.ParquetPrimitives;
 import io.sparkwarp.kernels.parquet.PhysicalType;
 import io.sparkwarp.kernels.parquet.SnappyFragments;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * {@link ParquetPrimitives} as launches of {@code parquet.cu}. Each call stages its table in pinned memory, uploads
- * it, launches a warp per block or page, and reads the status words back in one synchronisation (strings read the
- * column's byte total back with them, to size the data, then scan the lengths into offsets with {@code scan.cu}).
+ * {@link ParquetPrimitives} as launches of {@code parquet.cu}, a warp per block or page. A batch stages every table in
+ * pinned memory and uploads them at once, launches the decompression and each column's decoding, and reads every
+ * status word (and each string column's byte total, to size its data) back in its one wait; the strings' lengths then
+ * become offsets ({@code scan.cu}) and their bytes are copied. Decompressing or decoding alone is a batch of one.
  */
 final class CudaParquetPrimitives implements ParquetPrimitives {
   /**
@@ -70,50 +74,100 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
 
   @Override
   public void decompress(DeviceBuffer input, DeviceBuffer output, CompressedBlocks blocks, DeviceStream stream) {
-    blocks.checkRanges(input.size(), output.size());
-    int count = blocks.count();
-    if (count == 0) return;
+    decodeBatch(input, output, blocks, List.of(), List.of(), stream);
+  }
+
+  @Override
+  public DeviceColumn decode(DeviceBuffer pages, PageTable table, ColumnSpec spec, DeviceStream stream) {
+    return decodeBatch(null, pages, new CompressedBlocks(), List.of(table), List.of(spec), stream).get(0);
+  }
+
+  /**
+   * One upload of every table, the decompression and each column's decoding up to its string sizes launched, one
+   * download of every status word and string size and the only wait; then the strings' offsets and bytes. Each
+   * column's scratch arrays are one allocation, freed in stream order once its kernels are launched.
+   */
+  @Override
+  public List<DeviceColumn> decodeBatch(DeviceBuffer input, DeviceBuffer pages, CompressedBlocks blocks,
+      List<PageTable> tables, List<ColumnSpec> specs, DeviceStream stream) {
+    if (tables.size() != specs.size()) {
+      throw new IllegalArgumentException(tables.size() + " page tables for " + specs.size() + " columns");
+    }
+    if (blocks.count() == 0 && tables.isEmpty()) return List.of();
+    if (blocks.count() > 0) blocks.checkRanges(input.size(), pages.size());
+    for (PageTable table : tables) table.checkRanges(pages.size());
     int shared = RING_BYTES * (CudaKernel.BLOCK / 32);
-    long[] firstSlots = SnappyFragments.firstSlots(blocks, snappyWarps(shared));
-    long[] words = blocks.words();
-    int tableWords = words.length + (firstSlots == null ? 0 : firstSlots.length);
-    long slots = firstSlots == null ? 0 : firstSlots[count];
-    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * tableWords + 4L * count);
-        DeviceBuffer table = backend.allocate(8L * tableWords, stream);
-        DeviceBuffer slotSource = backend.allocate(8L * slots, stream);
-        DeviceBuffer status = backend.allocate(4L * count, stream)) {
-      long[] tableData = words;
-      if (firstSlots != null) {
-        tableData = Arrays.copyOf(words, tableWords);
-        System.arraycopy(firstSlots, 0, tableData, words.length, firstSlots.length);
+    long[] firstSlots = blocks.count() == 0 ? null : SnappyFragments.firstSlots(blocks, snappyWarps(shared));
+    ParquetStaging staged = new ParquetStaging(blocks, firstSlots, tables);
+    List<InFlight> columns = new ArrayList<>();
+    try (HostBlock host = backend.transferMemory().pool().allocate(staged.bytes());
+        DeviceBuffer device = backend.allocate(staged.bytes(), stream)) {
+      try {
+        staged.write(host.address());
+        backend.copyHostToDevice(host.address(), device, 0, staged.bytes(), stream);
+        CudaStream s = CudaStream.of(stream);
+        if (blocks.count() > 0) launchDecompress(input, pages, blocks, firstSlots, device, staged, shared, s, stream);
+        for (int c = 0; c < tables.size(); c++) {
+          columns.add(launchDecode(pages, tables.get(c), specs.get(c), device.address(), staged.column(c), s,
+              stream));
+        }
+        long statuses = staged.statuses();
+        backend.copyDeviceToHost(device, statuses, host.address() + statuses, staged.bytes() - statuses, stream);
+        stream.synchronize();
+        check("compressed block", -1, host.address() + staged.blockStatus(), blocks.count());
+        for (int c = 0; c < tables.size(); c++) {
+          check("page", c, host.address() + staged.column(c).status(), tables.get(c).count());
+        }
+        for (int c = 0; c < tables.size(); c++) {
+          if (!columns.get(c).strings) continue;
+          ParquetStaging.Column at = staged.column(c);
+          finishStrings(pages, tables.get(c), columns.get(c), MemoryUtil.getLong(host.address() + at.total()),
+              device.address() + at.table(), device.address() + at.status(), s, stream);
+        }
+        return columns.stream().map(InFlight::take).toList();
+      } catch (RuntimeException e) {
+        // the pinned block goes back to the pool next: no copy may still read or write it (a batch the device has
+        // no room for is retried in halves)
+        try {
+          stream.synchronize();
+        } catch (RuntimeException again) {
+          e.addSuppressed(again);
+        }
+        throw e;
+      } finally {
+        Closeables.closeAll(columns);
       }
-      upload(tableData, staging, table, stream);
-      CudaStream s = CudaStream.of(stream);
-      long firstSlot = firstSlots == null ? 0 : table.address() + 8L * words.length;
+    }
+  }
+
+  private void launchDecompress(DeviceBuffer input, DeviceBuffer output, CompressedBlocks blocks, long[] firstSlots,
+      DeviceBuffer device, ParquetStaging staged, int shared, CudaStream s, DeviceStream stream) {
+    int count = blocks.count();
+    long table = device.address() + staged.blockTable();
+    long status = device.address() + staged.blockStatus();
+    long slots = firstSlots == null ? 0 : firstSlots[count];
+    try (DeviceBuffer slotSource = backend.allocate(8L * slots, stream)) {  // freed in stream order
+      long firstSlot = firstSlots == null ? 0 : device.address() + staged.firstSlots();
       if (firstSlots != null) {  // Snappy blocks of several fragments: split, then a warp a fragment
-        snappySplit.launchGridStride(32L * count, s, new KernelArgs().pointer(input).pointer(table).i32(count)
-            .address(firstSlot).pointer(slotSource).pointer(status));
+        snappySplit.launchGridStride(32L * count, s, new KernelArgs().pointer(input).address(table).i32(count)
+            .address(firstSlot).pointer(slotSource).address(status));
         snappyFragments.launchGridStride(32L * slots, shared, s, new KernelArgs().pointer(input).pointer(output)
-            .pointer(table).i32(count).address(firstSlot).pointer(slotSource).i32(RING_BYTES).pointer(status));
+            .address(table).i32(count).address(firstSlot).pointer(slotSource).i32(RING_BYTES).address(status));
       }
       // a kernel per codec family, each decoding its own blocks; the LZ4 and ZSTD ones only for blocks of theirs
       Set<CompressedBlocks.Codec> codecs = blocks.codecs();
       if (codecs.contains(CompressedBlocks.Codec.SNAPPY) || codecs.contains(CompressedBlocks.Codec.UNCOMPRESSED)) {
         decompress.launchGridStride(32L * count, shared, s, new KernelArgs().pointer(input).pointer(output)
-            .pointer(table).i32(count).i32(RING_BYTES).address(firstSlot).pointer(status));
+            .address(table).i32(count).i32(RING_BYTES).address(firstSlot).address(status));
       }
-      KernelArgs args = new KernelArgs().pointer(input).pointer(output).pointer(table).i32(count).i32(RING_BYTES)
-          .pointer(status);
+      KernelArgs args = new KernelArgs().pointer(input).pointer(output).address(table).i32(count).i32(RING_BYTES)
+          .address(status);
       if (codecs.contains(CompressedBlocks.Codec.LZ4) || codecs.contains(CompressedBlocks.Codec.LZ4_RAW)) {
         decompressLz4.launchGridStride(32L * count, shared, s, args);
       }
       if (codecs.contains(CompressedBlocks.Codec.ZSTD)) {
         decompressZstd.launchGridStride(32L * count, ZSTD_SHARED, s, args);
       }
-      long statusCopy = staging.address() + 8L * tableWords;
-      backend.copyDeviceToHost(status, 0, statusCopy, 4L * count, stream);
-      stream.synchronize();
-      check("compressed block", statusCopy, count);
     }
   }
 
@@ -126,67 +180,48 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     return snappyWarps;
   }
 
-  @Override
-  public DeviceColumn decode(DeviceBuffer pages, PageTable table, ColumnSpec spec, DeviceStream stream) {
-    table.checkRanges(pages.size());
+  /**
+   * Launches a column's decoding up to what needs no size from the host: a fixed-width column whole, a string
+   * column up to its lengths and byte total.
+   */
+  private InFlight launchDecode(DeviceBuffer pages, PageTable table, ColumnSpec spec, long staged,
+      ParquetStaging.Column at, CudaStream s, DeviceStream stream) {
     int rows = Math.toIntExact(table.rowCount());
     int count = table.count();
-    long[] words = table.words();
     boolean strings = spec.physical() == PhysicalType.BYTE_ARRAY;
-    long slots = table.stringSlots(spec.physical());
-    try (HostBlock staging = backend.transferMemory().pool().allocate(8L * words.length + 4L * count + 8);
-        DeviceBuffer tableBuffer = backend.allocate(8L * words.length, stream);
-        DeviceBuffer status = backend.allocate(4L * count, stream);
-        DeviceBuffer defined = backend.allocate(rows, stream);
-        DeviceBuffer indices = backend.allocate(4L * rows, stream);
-        DeviceBuffer deltas = backend.allocate(table.needsRowWords() ? 8L * rows : 0, stream);
-        DeviceBuffer valueStart = backend.allocate(8L * count, stream);
-        DeviceBuffer slotStart = backend.allocate(4 * slots, stream);
-        DeviceBuffer slotLength = backend.allocate(4 * slots, stream)) {
-      upload(words, staging, tableBuffer, stream);
-      CudaStream s = CudaStream.of(stream);
-      long warps = 32L * Math.max(1, count);
-      prepare.launchGridStride(warps, s, new KernelArgs().pointer(pages).pointer(tableBuffer).i32(count)
-          .i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices).pointer(deltas)
-          .pointer(valueStart).pointer(slotStart).pointer(slotLength).i64(rows).pointer(status));
-      Staged staged = new Staged(staging, 8L * words.length, count, status);
-      return strings
-          ? decodeStrings(pages, tableBuffer, table, spec.output(), rows, defined, indices, slotStart, slotLength,
-              staged, stream)
-          : decodeFixed(pages, tableBuffer, count, spec, rows, defined, indices, deltas, valueStart, staged, stream);
-    }
-  }
-
-  /** Where the status words (and the string total after them) come back to, and the device status buffer. */
-  private record Staged(HostBlock block, long offset, int count, DeviceBuffer status) {
-    long statusAddress() {
-      return block.address() + offset;
-    }
-
-    long totalAddress() {
-      return statusAddress() + 4L * count;
-    }
-  }
-
-  private DeviceColumn decodeFixed(DeviceBuffer pages, DeviceBuffer table, int count, ColumnSpec spec, int rows,
-      DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer deltas, DeviceBuffer valueStart, Staged staged,
-      DeviceStream stream) {
-    DeviceType type = spec.output();
-    CudaStream s = CudaStream.of(stream);
-    DeviceColumn column = DeviceColumn.allocate(backend, type, rows, 0, stream);
+    DecodeScratch scratch = new DecodeScratch(table, spec, strings);
+    InFlight column = new InFlight(spec.output(), strings);
     try {
-      boolean bits = type.isBitPacked();
-      try (DeviceBuffer bytes = bits ? backend.allocate(rows, stream) : null) {
-        DeviceBuffer out = bits ? bytes : column.data();
-        decodeFixed.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(pages).pointer(table)
-            .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).pointer(defined).pointer(indices)
-            .pointer(deltas).pointer(valueStart).pointer(out).i32(bits ? 1 : type.width()).pointer(staged.status()));
-        if (bits) pack(bytes, rows, column.data(), s);
-        pack(defined, rows, column.validity(), s);
-        backend.copyDeviceToHost(staged.status(), 0, staged.statusAddress(), 4L * count, stream);
-        stream.synchronize();
+      column.scratch = backend.allocate(scratch.bytes(), stream);
+      long base = column.scratch.address();
+      long tableAddress = staged + at.table();
+      long status = staged + at.status();
+      prepare.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(pages).address(tableAddress)
+          .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).address(base + scratch.defined)
+          .address(base + scratch.indices).address(base + scratch.deltas).address(base + scratch.valueStart)
+          .address(base + scratch.slotStart).address(base + scratch.slotLength).i64(rows).address(status));
+      column.layout = scratch;
+      if (strings) {
+        column.validity = backend.allocate((rows + 7) / 8, stream);
+        column.offsets = backend.allocate(4L * (rows + 1), stream);
+        stringLengths.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().address(tableAddress)
+            .i32(count).address(base + scratch.defined).address(base + scratch.indices)
+            .address(base + scratch.slotLength).i64(rows).pointer(column.offsets).address(base + scratch.rowSlot)
+            .address(staged + at.total()).address(status));
+        return column;
       }
-      check("page", staged.statusAddress(), count);
+      DeviceType type = spec.output();
+      column.done = DeviceColumn.allocate(backend, type, rows, 0, stream);
+      boolean bits = type.isBitPacked();
+      long out = bits ? base + scratch.bits : column.done.data().address();
+      decodeFixed.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(pages).address(tableAddress)
+          .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).address(base + scratch.defined)
+          .address(base + scratch.indices).address(base + scratch.deltas).address(base + scratch.valueStart)
+          .address(out).i32(bits ? 1 : type.width()).address(status));
+      if (bits) pack(base + scratch.bits, rows, column.done.data(), s);
+      pack(base + scratch.defined, rows, column.done.validity(), s);
+      column.scratch.close();  // in stream order, after the launches above
+      column.scratch = null;
       return column;
     } catch (RuntimeException e) {
       column.close();
@@ -194,72 +229,74 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     }
   }
 
-  private DeviceColumn decodeStrings(DeviceBuffer pages, DeviceBuffer table, PageTable pageTable, DeviceType type,
-      int rows, DeviceBuffer defined, DeviceBuffer indices, DeviceBuffer slotStart, DeviceBuffer slotLength,
-      Staged staged, DeviceStream stream) {
-    CudaStream s = CudaStream.of(stream);
-    int count = pageTable.count();
-    DeviceBuffer validity = null;
-    DeviceBuffer offsets = null;
-    try (DeviceBuffer rowSlot = backend.allocate(4L * rows, stream);
-        DeviceBuffer total = backend.allocate(8, stream)) {
-      validity = backend.allocate((rows + 7) / 8, stream);
-      offsets = backend.allocate(4L * (rows + 1), stream);
-      backend.fill(total, 0, 8, (byte) 0, stream);
-      stringLengths.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(table).i32(count)
-          .pointer(defined).pointer(indices).pointer(slotLength).i64(rows).pointer(offsets).pointer(rowSlot)
-          .pointer(total).pointer(staged.status()));
-      backend.copyDeviceToHost(staged.status(), 0, staged.statusAddress(), 4L * count, stream);
-      backend.copyDeviceToHost(total, 0, staged.totalAddress(), 8, stream);
-      stream.synchronize();
-      check("page", staged.statusAddress(), count);
-      long bytes = MemoryUtil.getLong(staged.totalAddress());
-      if (bytes > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("a string column of " + bytes + " bytes in one batch is past 2^31 - 1");
-      }
-      scan.exclusiveSum(offsets, rows, stream);
-      DeviceBuffer data = backend.allocate(bytes, stream);
-      DeviceColumn column = new DeviceColumn(type, rows, validity, offsets, data, bytes);
-      validity = null;
-      offsets = null;
-      try {
-        if (rows > 0) {
-          stringCopy.launchGridStride(32L * rows, s, new KernelArgs().pointer(pages).pointer(slotStart)
-              .pointer(rowSlot).pointer(column.offsets()).i64(rows).pointer(data));
-        }
-        if (pageTable.has(PageTable.Kind.DELTA_BYTE_ARRAY)) {
-          deltaStrings.launchGridStride(32L * count, s, new KernelArgs().pointer(pages).pointer(table).i32(count)
-              .pointer(defined).pointer(indices).pointer(slotStart).pointer(column.offsets()).pointer(data)
-              .pointer(staged.status()));
-        }
-        pack(defined, rows, column.validity(), s);
-        stream.synchronize();  // the pages and slots are freed by the caller next
-        return column;
-      } catch (RuntimeException e) {
-        column.close();
-        throw e;
-      }
-    } finally {
-      if (validity != null) validity.close();
-      if (offsets != null) offsets.close();
+  /** A string column after the wait: its offsets from its lengths, its bytes copied from the pages. */
+  private void finishStrings(DeviceBuffer pages, PageTable table, InFlight column, long bytes, long tableAddress,
+      long status, CudaStream s, DeviceStream stream) {
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("a string column of " + bytes + " bytes in one batch is past 2^31 - 1");
+    }
+    int rows = Math.toIntExact(table.rowCount());
+    DecodeScratch scratch = column.layout;
+    long base = column.scratch.address();
+    scan.exclusiveSum(column.offsets, rows, stream);
+    DeviceBuffer data = backend.allocate(bytes, stream);
+    column.done = new DeviceColumn(column.type, rows, column.validity, column.offsets, data, bytes);
+    column.validity = null;
+    column.offsets = null;
+    if (rows > 0) {
+      stringCopy.launchGridStride(32L * rows, s, new KernelArgs().pointer(pages).address(base + scratch.slotStart)
+          .address(base + scratch.rowSlot).pointer(column.done.offsets()).i64(rows).pointer(data));
+    }
+    if (table.has(PageTable.Kind.DELTA_BYTE_ARRAY)) {
+      deltaStrings.launchGridStride(32L * table.count(), s, new KernelArgs().pointer(pages).address(tableAddress)
+          .i32(table.count()).address(base + scratch.defined).address(base + scratch.indices)
+          .address(base + scratch.slotStart).pointer(column.done.offsets()).pointer(data)
+          .address(status));
+    }
+    pack(base + scratch.defined, rows, column.done.validity(), s);
+  }
+
+  /**
+   * A column between its launches and the wait: a fixed-width one complete ({@code done}), a string one holding its
+   * scratch, validity and lengths until its byte total is known. Closing frees what was not taken.
+   */
+  private static final class InFlight implements AutoCloseable {
+    final DeviceType type;
+    final boolean strings;
+    DecodeScratch layout;
+    DeviceBuffer scratch;
+    DeviceBuffer validity;
+    DeviceBuffer offsets;
+    DeviceColumn done;
+
+    InFlight(DeviceType type, boolean strings) {
+      this.type = type;
+      this.strings = strings;
+    }
+
+    /** The finished column, now the caller's. */
+    DeviceColumn take() {
+      DeviceColumn column = done;
+      done = null;
+      return column;
+    }
+
+    @Override
+    public void close() {
+      Closeables.closeAll(Arrays.asList(scratch, validity, offsets, done));
     }
   }
 
-  private void pack(DeviceBuffer bytes, int rows, DeviceBuffer bitmap, CudaStream s) {
+  private void pack(long bytes, int rows, DeviceBuffer bitmap, CudaStream s) {
     if (rows == 0) return;
-    packBits.launchGridStride(32L * ((rows + 31) / 32), s, new KernelArgs().pointer(bytes).i64(rows).pointer(bitmap));
-  }
-
-  private void upload(long[] words, HostBlock staging, DeviceBuffer table, DeviceStream stream) {
-    for (int i = 0; i < words.length; i++) MemoryUtil.putLong(staging.address() + 8L * i, words[i]);
-    backend.copyHostToDevice(staging.address(), table, 0, 8L * words.length, stream);
+    packBits.launchGridStride(32L * ((rows + 31) / 32), s, new KernelArgs().address(bytes).i64(rows).pointer(bitmap));
   }
 
   /** Throws for the first non-zero status word of {@code count} at {@code address}. */
-  private static void check(String what, long address, int count) {
+  private static void check(String what, int column, long address, int count) {
     for (int i = 0; i < count; i++) {
       int status = MemoryUtil.getInt(address + 4L * i);
-      if (status != 0) throw new ParquetDataException(what, i, DecodeError.ofStatus(status));
+      if (status != 0) throw new ParquetDataException(what, column, i, DecodeError.ofStatus(status));
     }
   }
 }

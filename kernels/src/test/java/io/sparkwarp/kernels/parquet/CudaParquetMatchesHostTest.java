@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.testing.CudaVsHostTestBase;
@@ -11,6 +12,9 @@ import io.sparkwarp.kernels.testing.RandomVectors;
 import io.sparkwarp.kernels.testing.VectorAssertions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,7 +24,7 @@ import org.xerial.snappy.Snappy;
  * {@code parquet.cu} against the host reference on fresh random input: Snappy, LZ4_RAW, Hadoop-framed LZ4 and ZSTD blocks
  * of every shape, columns of every type in every page shape and codec, columns in each of DELTA_LENGTH_BYTE_ARRAY,
  * DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the same inputs with flipped bytes (both backends must raise, or both
- * decode to the same bytes or column).
+ * decode to the same bytes or column), and batches of such columns decoded together.
  */
 @Tag("gpu")
 class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
@@ -215,6 +219,68 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
         Corruption.flip(c.input, rnd);
         assertBothRaiseOrMatch(c, "round " + round + " " + c.spec);
       }
+    }
+  }
+
+  /**
+   * Batches of columns of random types, decoded together (one wait on the device), intact and damaged: both backends
+   * raise for the same column (or block), or decode every column alike.
+   */
+  @Test
+  void batchesMatch() {
+    for (int round = 0; round < 80; round++) {
+      List<FieldVector> values = new ArrayList<>();
+      try {
+        List<EncodedColumn> columns = new ArrayList<>();
+        int rows = round % 10 == 0 ? 0 : 1 + rnd.nextInt(round % 2 == 0 ? 100_000 : 5000);
+        for (int c = 0; c < 1 + rnd.nextInt(12); c++) {
+          DeviceType type = RandomVectors.allTypes()[rnd.nextInt(RandomVectors.allTypes().length)];
+          values.add(ParquetTesting.values(type, rows, rnd.nextBoolean(), rnd, allocator));
+          columns.add(EncodedColumn.encode(values.get(c), EncodedColumn.specFor(type, rnd), rnd));
+        }
+        EncodedBatch batch = EncodedBatch.of(columns);
+        if (round % 2 == 1) Corruption.flip(batch.input(), rnd);
+        String what = "round " + round + " " + batch.specs();
+        Decoded fromHost = Decoded.on(host, batch, allocator);
+        Decoded fromCuda = Decoded.on(cuda, batch, allocator);
+        try {
+          if (fromCuda.error() != null && fromHost.error() == null && stricterOnDevice(batch.blocks())) continue;
+          assertEquals(fromHost.error() == null, fromCuda.error() == null, what + ": host " + fromHost.error()
+              + ", cuda " + fromCuda.error());
+          if (fromHost.error() != null) {
+            assertEquals(fromHost.error().column(), fromCuda.error().column(), what);
+          } else {
+            for (int c = 0; c < columns.size(); c++) {
+              if (round % 2 == 0) {
+                VectorAssertions.assertVectorEquals(values.get(c), fromHost.columns().get(c), what + " (host)");
+              }
+              VectorAssertions.assertVectorEquals(fromHost.columns().get(c), fromCuda.columns().get(c),
+                  what + " column " + c);
+            }
+          }
+        } finally {
+          fromHost.close();
+          fromCuda.close();
+        }
+      } finally {
+        Closeables.closeAll(values);
+      }
+    }
+  }
+
+  /** A batch's columns, or the error that decoding it raised. */
+  private record Decoded(List<FieldVector> columns, ParquetDataException error) implements AutoCloseable {
+    static Decoded on(Backend backend, EncodedBatch batch, BufferAllocator allocator) {
+      try {
+        return new Decoded(batch.decode(backend, allocator), null);
+      } catch (ParquetDataException e) {
+        return new Decoded(List.of(), e);
+      }
+    }
+
+    @Override
+    public void close() {
+      Closeables.closeAll(columns);
     }
   }
 

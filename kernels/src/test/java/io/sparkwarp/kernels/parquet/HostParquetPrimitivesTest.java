@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkwarp.kernels.BackendKind;
+import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
@@ -18,6 +19,7 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.vector.BigIntVector;
@@ -353,6 +355,49 @@ class HostParquetPrimitivesTest extends BackendTestBase {
         new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp("UTC"))));
     assertEquals(1, e.index());
     assertEquals(DecodeError.OVERFLOW, e.error());
+  }
+
+  @Test
+  void aBatchDecodesEachColumnAsItsValues() {
+    List<FieldVector> values = new ArrayList<>();
+    try {
+      List<EncodedColumn> columns = new ArrayList<>();
+      for (int c = 0; c < 8; c++) {
+        DeviceType type = RandomVectors.allTypes()[rnd.nextInt(RandomVectors.allTypes().length)];
+        values.add(ParquetTesting.values(type, c == 0 ? 0 : 1 + rnd.nextInt(5000), rnd.nextBoolean(), rnd, pageable));
+        columns.add(EncodedColumn.encode(values.get(c), EncodedColumn.specFor(type, rnd), rnd));
+      }
+      List<FieldVector> decoded = EncodedBatch.of(columns).decode(backend, pageable);
+      try {
+        for (int c = 0; c < values.size(); c++) {
+          VectorAssertions.assertVectorEquals(values.get(c), decoded.get(c), "column " + c + " " + columns.get(c).spec);
+        }
+      } finally {
+        Closeables.closeAll(decoded);
+      }
+    } finally {
+      Closeables.closeAll(values);
+    }
+  }
+
+  @Test
+  void aBatchNamesItsCorruptColumnAndPage() {
+    // longs, then milliseconds past the microsecond range in the second page of the second column
+    ByteBuffer pages = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(7).putLong(8).putLong(1).putLong(Long.MAX_VALUE / 1000 + 1);
+    PageTable longs = new PageTable(0);
+    longs.addData(0, 16, -1, 2, PageTable.Kind.PLAIN, -1);
+    PageTable millis = new PageTable(0);
+    millis.addData(16, 8, -1, 1, PageTable.Kind.PLAIN, -1);
+    millis.addData(24, 8, -1, 1, PageTable.Kind.PLAIN, -1);
+    try (DeviceBuffer buffer = ParquetTesting.upload(backend, pages.array(), stream)) {
+      ParquetDataException e = assertThrows(ParquetDataException.class, () -> backend.parquet().decodeBatch(buffer,
+          buffer, new CompressedBlocks(), List.of(longs, millis), List.of(new ColumnSpec(PhysicalType.INT64, 0,
+              DeviceType.LONG), new ColumnSpec(PhysicalType.INT64_MILLIS, 0, DeviceType.timestamp("UTC"))), stream));
+      assertEquals(1, e.column());
+      assertEquals(1, e.index());
+      assertEquals(DecodeError.OVERFLOW, e.error());
+    }
   }
 
   @Test
