@@ -5,7 +5,6 @@ import static io.sparkwarp.it.harness.GpuNodes.GPU_TO_HOST;
 import static io.sparkwarp.it.harness.GpuNodes.HASH_AGGREGATE;
 import static io.sparkwarp.it.harness.GpuNodes.HOST_TO_GPU;
 import static io.sparkwarp.it.harness.GpuNodes.PARQUET_SCAN;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +21,6 @@ import io.sparkwarp.parquet.PageRegions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -337,44 +335,6 @@ class ParquetScanTest extends GpuTestBase {
       return scan.metrics().apply("numOutputBatches").value();
     });
     assertTrue(batches < files, batches + " batches of " + files + " files");
-  }
-
-  /**
-   * Spark's many small partitions (splits of 16 KB here) stay as they are by default and are regrouped into one a task
-   * slot when spark.warp.parquet.partitionBytes is set; a size below a slot's share makes whole waves of them.
-   */
-  @Test
-  void splitsAreRegroupedIntoOnePartitionPerTaskSlot() throws IOException {
-    Path dir = manySmallFiles("pq_slots");
-    long bytes;
-    try (Stream<Path> listed = Files.list(dir)) {
-      bytes = listed.filter(f -> f.toString().endsWith(".parquet")).mapToLong(ParquetScanTest::sizeOf).sum();
-    }
-    Map<String, String> small = Map.of("spark.sql.files.maxPartitionBytes", "16k", "spark.sql.files.openCostInBytes",
-        "0");
-    int slots = spark().sparkContext().defaultParallelism();
-    int sparks = scanPartitions("SELECT * FROM pq_slots", small, "0");
-    assertEquals(sparks, withConf(small, () -> spark().sql("SELECT * FROM pq_slots").rdd().getNumPartitions()));
-    assertTrue(sparks >= SMALL_FILES, sparks + " partitions of Spark's");
-    assertEquals(slots, scanPartitions("SELECT * FROM pq_slots", small, "1g"));
-    assertEquals(3 * slots, scanPartitions("SELECT * FROM pq_slots", small, Long.toString(bytes / (3 * slots) + 1)));
-    QueryCheck check = query("SELECT * FROM pq_slots").gpuNodes(PARQUET_SCAN, GPU_TO_HOST);
-    small.forEach(check::conf);
-    check.matchesCpu();
-  }
-
-  /** Partitions of the GPU scan of {@code sql} under {@code conf} and the given spark.warp.parquet.partitionBytes. */
-  private static int scanPartitions(String sql, Map<String, String> conf, String partitionBytes) {
-    Map<String, String> all = new HashMap<>(conf);
-    all.put(QueryCheck.ENABLED, "true");
-    all.put("spark.warp.parquet.partitionBytes", partitionBytes);
-    return withConf(all, () -> {
-      Dataset<Row> query = spark().sql(sql);
-      query.collectAsList();
-      SparkPlan scan = PlanNodes.all(query.queryExecution().executedPlan()).stream()
-          .filter(n -> n.getClass().getSimpleName().equals(PARQUET_SCAN)).findFirst().orElseThrow();
-      return scan.executeColumnar().getNumPartitions();
-    });
   }
 
   @Test

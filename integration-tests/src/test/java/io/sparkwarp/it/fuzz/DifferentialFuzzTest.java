@@ -32,8 +32,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Every second query runs with every join shuffled and {@code spark.warp.join.algorithm=mergePath}, so the
  * fuzzer checks the GPU merge join as well as the hash joins; {@code -Dfuzz.joinAlgorithm=mergePath} (or
- * {@code hash}) runs every query with that setting instead. The GPU scan reads Spark's partitions in every third
- * query and regroups them ({@code spark.warp.parquet.partitionBytes}) in the others.
+ * {@code hash}) runs every query with that setting instead.
  *
  * <p>CI runs {@link #CI_SEEDS} with {@link #CI_QUERIES} each; {@code -Dfuzz.seeds=1,2,3} and
  * {@code -Dfuzz.queries=N} run others. The gpu-tagged test runs {@value #DEVICE_QUERIES} per seed by default, meant
@@ -43,9 +42,6 @@ class DifferentialFuzzTest extends GpuTestBase {
   private static final long[] CI_SEEDS = {1, 2, 3};
   private static final int CI_QUERIES = 40;
   private static final int DEVICE_QUERIES = 250;
-  private static final String PARTITION_BYTES = "spark.warp.parquet.partitionBytes";
-  /** Per query in turn: the GPU scan in Spark's partitions, regrouped into one a slot, into many small ones. */
-  private static final String[] SCAN_PARTITIONS = {"0", "1g", "4k"};
 
   @BeforeAll
   static void registerTables() {
@@ -79,9 +75,7 @@ class DifferentialFuzzTest extends GpuTestBase {
       for (int i = 0; i < queries; i++) {
         String sql = generator.next();
         boolean aqe = adaptive.nextBoolean();
-        Map<String, String> settings = new HashMap<>(joinSettings(algorithm != null ? algorithm
-            : i % 2 == 1 ? "mergePath" : null));
-        settings.put(PARTITION_BYTES, SCAN_PARTITIONS[i % SCAN_PARTITIONS.length]);
+        Map<String, String> settings = joinSettings(algorithm != null ? algorithm : i % 2 == 1 ? "mergePath" : null);
         Outcome cpu = run(sql, false, aqe, settings);
         Outcome gpu = run(sql, true, aqe, settings);
         ran++;

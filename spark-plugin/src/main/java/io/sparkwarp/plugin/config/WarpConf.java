@@ -130,15 +130,6 @@ public final class WarpConf {
   public static final ConfEntry<Long> PARQUET_BATCH_BYTES = ConfEntry.bytes(PREFIX + "parquet.batchBytes", 256L << 20,
       SESSION, "Uncompressed bytes of the needed column chunks the GPU Parquet scan decodes into one device batch "
           + "(whole row groups: a larger row group makes a batch of its own).");
-  public static final ConfEntry<Long> PARQUET_PARTITION_BYTES = ConfEntry.bytes(PREFIX + "parquet.partitionBytes", 0,
-      SESSION, "When above 0, the GPU Parquet scan regroups Spark's file splits (each counted with "
-          + "spark.sql.files.openCostInBytes) into as many even partitions as there are task slots "
-          + "(spark.sql.files.minPartitionNum, else the default parallelism), or whole multiples of that to keep "
-          + "each within this many bytes, so that no short second wave of a few tasks follows a full one. TPC-H "
-          + "SF10's full lineitem scan ran 524 ms so (1g) against 943 ms in Spark's 24 partitions on 16 slots, but "
-          + "scans whose tasks then read all their splits in one batch lose the overlap of one wave's reads with "
-          + "another's decoding (Q3, Q14 5-17% slower), so it is off by default (0: Spark's partitions); see "
-          + "docs/PERFORMANCE.md.");
   public static final ConfEntry<Set<CompressionCodecName>> PARQUET_DEVICE_CODECS = new ConfEntry<>(PREFIX
       + "parquet.deviceCodecs", "a comma-separated list of " + DeviceCodecs.SUPPORTED + " (or empty)",
       "SNAPPY,LZ4_RAW,LZ4,ZSTD", "Codecs whose pages the GPU Parquet scan uploads as stored and decompresses on "
@@ -217,8 +208,7 @@ public final class WarpConf {
         DEVICE_MEMORY_LIMIT, PINNED_MEMORY_LIMIT, STRING_LAYOUT,
         STRING_REFILL, JOIN_ALGORITHM, AUTO_MERGE_BYTES, JOIN_SPREAD_BYTES, SHUFFLE_DEVICE_STORE,
         SHUFFLE_DEVICE_STORE_BYTES,
-        PARQUET_BATCH_BYTES, PARQUET_PARTITION_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS,
-        PARQUET_READER_THREADS,
+        PARQUET_BATCH_BYTES, PARQUET_DEVICE_CODECS, PARQUET_HOST_CODECS, PARQUET_READER_THREADS,
         TEST_FAIL_TAGGING, TEST_FAIL_CONVERSION, TEST_FAIL_TASK_SETUP, TEST_FAIL_DEVICE_ALLOCATIONS));
     for (Overrides.ExecRule rule : Overrides.rules()) {
       entries.add(ConfEntry.bool(execKey(rule.sparkName()), true, SESSION,

@@ -3,7 +3,6 @@ package io.sparkwarp.plugin.exec;
 import io.sparkwarp.parquet.FileSplit;
 import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.ScanSettings;
-import io.sparkwarp.plugin.config.WarpConf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -27,11 +26,10 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag$;
 
 /**
- * Spark's Parquet scan on the GPU: the file splits Spark planned (its dynamic pruning, its preferred hosts), in
- * Spark's partitions or, when spark.warp.parquet.partitionBytes asks, regrouped into even ones, one a task slot
- * ({@link ScanPartitions}), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so
- * the first GPU operator of the stage takes them without a transition. Partition columns are appended as constants
- * per batch (its files share their partition values). Spark's filters stay above the scan.
+ * Spark's Parquet scan on the GPU: the same file partitions Spark planned (its splits, its dynamic pruning, its
+ * preferred hosts), each read by a {@link io.sparkwarp.parquet.ParquetBatchReader} into device batches, so the first
+ * GPU operator of the stage takes them without a transition. Partition columns are appended as constants per batch
+ * (its files share their partition values). Spark's filters stay above the scan.
  */
 public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
   private final FileSourceScanExec scan;
@@ -62,10 +60,6 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
       scan.execute();
     }
     Partition[] partitions = scan.inputRDD().partitions();
-    long partitionBytes = WarpConf.of(conf()).get(WarpConf.PARQUET_PARTITION_BYTES);
-    if (partitionBytes > 0) {
-      partitions = ScanPartitions.balance(partitions, slots(), partitionBytes, conf().filesOpenCostInBytes());
-    }
     // the output's partition columns follow the data columns (FileSourceStrategy's order)
     List<Attribute> attributes = CollectionConverters.asJava(output());
     List<String> partitionNames = attributes.subList(columns.size(), attributes.size()).stream()
@@ -96,13 +90,6 @@ public final class GpuParquetScanExec extends SparkwarpExec implements GpuExec {
         sparkContext().broadcast(conf, ClassTag$.MODULE$.apply(SerializableConfiguration.class)), columns, settings,
         new ParquetScanRDD.PartitionColumns(partitionSchema, partitionValues, conf().sessionLocalTimeZone()),
         new ArrayList<>(attributes), metrics);
-  }
-
-  /** The task slots Spark's own split sizing assumes (FilePartition.maxSplitBytes). */
-  private int slots() {
-    String leaf = conf().getConfString("spark.sql.leafNodeDefaultParallelism", null);
-    int leafParallelism = leaf != null ? Integer.parseInt(leaf) : sparkContext().defaultParallelism();
-    return Math.max(1, (Integer) conf().filesMinPartitionNum().getOrElse(() -> leafParallelism));
   }
 
   @Override
