@@ -75,13 +75,13 @@ class DifferentialFuzzTest extends GpuTestBase {
       for (int i = 0; i < queries; i++) {
         String sql = generator.next();
         boolean aqe = adaptive.nextBoolean();
-        Map<String, String> settings = joinSettings(algorithm != null ? algorithm : i % 2 == 1 ? "mergePath" : null);
-        Outcome cpu = run(sql, false, aqe, settings);
-        Outcome gpu = run(sql, true, aqe, settings);
+        Map<String, String> joins = joinSettings(algorithm != null ? algorithm : i % 2 == 1 ? "mergePath" : null);
+        Outcome cpu = run(sql, false, aqe, joins);
+        Outcome gpu = run(sql, true, aqe, joins);
         ran++;
         if (gpu.converted) converted++;
         roundTrips.addAll(gpu.roundTrips.stream().map(t -> sql + "\n  " + t).toList());
-        String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + ", " + settings + "): " + sql;
+        String where = "seed " + seed + ", query " + i + " (adaptive " + aqe + ", " + joins + "): " + sql;
         if (cpu.error != null) {
           if (gpu.error != null) {
             bothFailed++;
@@ -132,8 +132,8 @@ class DifferentialFuzzTest extends GpuTestBase {
         JoinStrategy.AUTO_BROADCAST_THRESHOLD, "-1") : Map.of(JoinStrategy.JOIN_ALGORITHM, algorithm);
   }
 
-  private static Outcome run(String sql, boolean plugin, boolean aqe, Map<String, String> given) {
-    Map<String, String> settings = new HashMap<>(given);
+  private static Outcome run(String sql, boolean plugin, boolean aqe, Map<String, String> joins) {
+    Map<String, String> settings = new HashMap<>(joins);
     settings.put(QueryCheck.ENABLED, Boolean.toString(plugin));
     settings.put(QueryCheck.ADAPTIVE, Boolean.toString(aqe));
     return withConf(settings,

@@ -79,7 +79,11 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
 
   @Override
   public DeviceColumn decode(DeviceBuffer pages, PageTable table, ColumnSpec spec, DeviceStream stream) {
-    return decodeBatch(null, pages, new CompressedBlocks(), List.of(table), List.of(spec), stream).get(0);
+    try {
+      return decodeBatch(null, pages, new CompressedBlocks(), List.of(table), List.of(spec), stream).get(0);
+    } catch (ParquetDataException e) {
+      throw new ParquetDataException("page", e.index(), e.error());  // a column decoded alone: no column index
+    }
   }
 
   /**

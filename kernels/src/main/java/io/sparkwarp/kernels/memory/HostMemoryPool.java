@@ -1,11 +1,12 @@
 package io.sparkwarp.kernels.memory;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -28,8 +29,8 @@ public final class HostMemoryPool implements AutoCloseable {
   private final NavigableMap<Long, Long> regions = new TreeMap<>();
   /** Free ranges inside slabs: start to length, coalesced. */
   private final NavigableMap<Long, Long> slabFree = new TreeMap<>();
-  /** Every large region (not a slab) by start address, with its length. */
-  private final Map<Long, Long> large = new HashMap<>();
+  /** Start addresses of the regions in {@link #regions} that are large ones, not slabs. */
+  private final Set<Long> large = new HashSet<>();
   /** Large regions that were freed and wait for reuse: length to start addresses. */
   private final NavigableMap<Long, List<Long>> cachedLarge = new TreeMap<>();
   private long reservedBytes;
@@ -75,7 +76,7 @@ public final class HostMemoryPool implements AutoCloseable {
       checkOpen();
       Long cached = takeCached(length);
       if (cached != null) {
-        long region = large.get(cached);
+        long region = regions.get(cached);
         usedBytes += region;
         return new HostBlock(this, cached, region);
       }
@@ -97,7 +98,7 @@ public final class HostMemoryPool implements AutoCloseable {
         throw new IllegalStateException("host memory pool is closed");
       }
       regions.put(address, length);
-      large.put(address, length);
+      large.add(address);
       usedBytes += length;
       return new HostBlock(this, address, length);
     }
@@ -177,7 +178,7 @@ public final class HostMemoryPool implements AutoCloseable {
   synchronized void free(long address, long size) {
     if (closed) return;
     usedBytes -= size;
-    if (large.containsKey(address)) {  // a large block is its whole region
+    if (large.contains(address)) {  // a large block is its whole region
       cachedLarge.computeIfAbsent(size, k -> new ArrayList<>()).add(address);
       return;
     }
