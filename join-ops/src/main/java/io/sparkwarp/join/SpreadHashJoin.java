@@ -6,7 +6,6 @@ import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
 import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
-import io.sparkwarp.kernels.batch.DeviceColumn;
 import io.sparkwarp.kernels.batch.DeviceType;
 import io.sparkwarp.kernels.batch.PeerBatchCopy;
 import io.sparkwarp.kernels.join.JoinKeys;
@@ -73,7 +72,8 @@ public final class SpreadHashJoin implements StreamedJoin {
   private final List<DeviceType> streamTypes;
   private final int chunkPairs;
   private final List<Boolean> nullSafe;
-  private final int buildColumns;
+  /** How the build side's rows and keys travel as one batch. */
+  private final SpreadLayout buildLayout;
   private final long splitBytes;
   /** Whether a heavy stream part may be dealt over the devices (see the class comment). */
   private final boolean streamSplittable;
@@ -139,7 +139,7 @@ public final class SpreadHashJoin implements StreamedJoin {
     this.chunkPairs = chunkPairs;
     int first = firstShare(buildShares);
     this.nullSafe = buildKeys.get(first).nullSafe();
-    this.buildColumns = buildShares.get(first).columnCount();
+    this.buildLayout = SpreadLayout.common(buildShares, buildKeys);
     this.splitBytes = splitBytes;
     this.streamSplittable = devices.size() > 1 && !DeviceHashJoin.tracksBuildMatches(type, buildSide);
     this.buildSplittable = devices.size() > 1 && !DeviceHashJoin.tracksStreamMatches(type, buildSide);
@@ -160,11 +160,11 @@ public final class SpreadHashJoin implements StreamedJoin {
         streams.add(given);
         replicas.add(new HashMap<>());
       }
-      List<List<DeviceBatch>> slices = scatterShares(buildShares, buildKeys);
+      List<List<DeviceBatch>> slices = scatterShares(buildShares, buildKeys, buildLayout);
       List<List<Piece>> pieces = new ArrayList<>();
       try {
         pieces.addAll(buildPieces(slices));
-        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, pieces.get(d)), buildColumns,
+        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, pieces.get(d)), buildLayout,
             nullSafe, type, buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
       } finally {
         // each gather took its pieces; these are left by a failure
@@ -201,10 +201,10 @@ public final class SpreadHashJoin implements StreamedJoin {
    * build-split part goes to every device, shared (it stays in {@code slices} until all have probed it).
    */
   private List<List<DeviceBatch>> probeShares(List<DeviceBatch> shares, List<JoinKeys> keys, boolean outputHome) {
-    int columns = shares.get(firstShare(shares)).columnCount();
+    SpreadLayout layout = SpreadLayout.common(shares, keys);
     List<List<Piece>> pieces = new ArrayList<>();
     for (int e = 0; e < devices.size(); e++) pieces.add(new ArrayList<>());
-    List<List<DeviceBatch>> slices = scatterShares(shares, keys);
+    List<List<DeviceBatch>> slices = scatterShares(shares, keys, layout);
     try {
       for (int s = 0; s < slices.size(); s++) {
         if (slices.get(s) == null) continue;
@@ -224,7 +224,7 @@ public final class SpreadHashJoin implements StreamedJoin {
           }
         }
       }
-      return onEachDevice(e -> probe(e, pieces.get(e), columns, outputHome), Closeables::closeAll);
+      return onEachDevice(e -> probe(e, pieces.get(e), layout, outputHome), Closeables::closeAll);
     } catch (RuntimeException e) {
       pieces.forEach(list -> list.forEach(p -> {
         if (!p.shared()) p.rowsAndKeys().close();
@@ -294,7 +294,7 @@ public final class SpreadHashJoin implements StreamedJoin {
   /**
    * Device e's pieces copied there and probed; returns the output, at home or on e. Closes the pieces.
    */
-  private List<DeviceBatch> probe(int e, List<Piece> pieces, int columns, boolean outputHome) {
+  private List<DeviceBatch> probe(int e, List<Piece> pieces, SpreadLayout layout, boolean outputHome) {
     List<DeviceBatch> result = new ArrayList<>();
     try {
       for (Piece piece : pieces) {
@@ -305,7 +305,7 @@ public final class SpreadHashJoin implements StreamedJoin {
           // a build-split part's rows are in device e's own table; a stream-split part's in its copy there
           SpreadPart target = piece.part() == e || buildSplit[piece.part()] ? parts.get(e)
               : replicas.get(e).get(piece.part());
-          target.join().join(SpreadPart.rows(local, columns), SpreadPart.keys(local, columns, nullSafe),
+          target.join().join(layout.rows(local), layout.keys(local, nullSafe),
               b -> result.add(outputHome ? move(e, home, b) : b));
         } finally {
           if (!borrowed) local.close();
@@ -323,8 +323,8 @@ public final class SpreadHashJoin implements StreamedJoin {
   }
 
   /** Each share scattered on its own device, all at once ({@link #scatter}); null for a device without one. */
-  private List<List<DeviceBatch>> scatterShares(List<DeviceBatch> shares, List<JoinKeys> keys) {
-    return onEachDevice(s -> shares.get(s) == null ? null : scatter(s, shares.get(s), keys.get(s)),
+  private List<List<DeviceBatch>> scatterShares(List<DeviceBatch> shares, List<JoinKeys> keys, SpreadLayout layout) {
+    return onEachDevice(s -> shares.get(s) == null ? null : scatter(s, shares.get(s), keys.get(s), layout),
         slices -> closeAll(Collections.singletonList(slices)));
   }
 
@@ -336,17 +336,14 @@ public final class SpreadHashJoin implements StreamedJoin {
   }
 
   /**
-   * The batch's rows with its keys appended, split into one batch per device by the keys' hash, on device {@code
-   * s}, where the batch is. The batch and keys stay the caller's.
+   * The batch's rows and keys combined by {@code layout}, split into one batch per device by the keys' hash, on
+   * device {@code s}, where the batch is. The batch and keys stay the caller's.
    */
-  private List<DeviceBatch> scatter(int s, DeviceBatch batch, JoinKeys keys) {
-    List<DeviceColumn> columns = new ArrayList<>(batch.columns());
-    columns.addAll(keys.columns());
-    int[] keyColumns = IntStream.range(batch.columnCount(), columns.size()).toArray();
+  private List<DeviceBatch> scatter(int s, DeviceBatch batch, JoinKeys keys, SpreadLayout layout) {
     // the view shares the batch's and the keys' columns: it is not closed
-    DeviceBatch rowsAndKeys = new DeviceBatch(columns, batch.rowCount());
-    try (PartitionedBatch grouped = PartitionedBatch.hash(devices.get(s), rowsAndKeys, keyColumns, devices.size(),
-        SEED, streams.get(s))) {
+    DeviceBatch rowsAndKeys = layout.combine(batch, keys);
+    try (PartitionedBatch grouped = PartitionedBatch.hash(devices.get(s), rowsAndKeys, layout.keyColumns(),
+        devices.size(), SEED, streams.get(s))) {
       return slices(s, grouped);
     }
   }
@@ -440,7 +437,7 @@ public final class SpreadHashJoin implements StreamedJoin {
       if (e == d || replicas.get(e).containsKey(d)) continue;
       DeviceBatch copy = PeerBatchCopy.copy(devices.get(d), parts.get(d).rowsAndKeys(), streams.get(d),
           devices.get(e), streams.get(e));
-      replicas.get(e).put(d, new SpreadPart(devices.get(e), copy, buildColumns, nullSafe, type, buildSide, condition,
+      replicas.get(e).put(d, new SpreadPart(devices.get(e), copy, buildLayout, nullSafe, type, buildSide, condition,
           streamTypes, chunkPairs, streams.get(e)));
     }
   }

@@ -49,6 +49,10 @@ abstract class SpreadHashJoinTests {
   private final List<DeviceStream> streams = new ArrayList<>();
   private BufferAllocator allocator;
   private final Random rnd = new Random(16);
+  /** Whether run() joins on copies of the key columns (computed keys) instead of the rows' own key columns. */
+  private boolean keysApart;
+  /** The copies run() made for keysApart, closed when it returns. */
+  private final List<DeviceBatch> keyCopies = new ArrayList<>();
 
   protected abstract BackendKind kind();
 
@@ -95,6 +99,29 @@ abstract class SpreadHashJoinTests {
               .rows(), what + " on " + all + " devices, home " + (all - 1));
         }
       }
+    }
+  }
+
+  /**
+   * Keys that are not columns of the rows (computed keys) travel appended to the rows; keys that are (the other
+   * tests) travel once, as their column. Both give the single device's answer.
+   */
+  @ParameterizedTest
+  @EnumSource(JoinType.class)
+  void keysApartFromTheRowsMatchOneDevice(JoinType type) {
+    SideRows left = SideRows.random(rnd, 250, 30);
+    SideRows right = SideRows.random(rnd, 180, 30);
+    keysApart = true;
+    try {
+      for (JoinType.Side buildSide : JoinType.Side.values()) {
+        List<String> expected = run(type, buildSide, LESS, false, left, right, 1, 0, Long.MAX_VALUE).rows();
+        assertEquals(expected, run(type, buildSide, LESS, false, left, right, devices.size(), 0, Long.MAX_VALUE)
+            .rows(), type + " building " + buildSide);
+        assertEquals(expected, run(type, buildSide, LESS, false, left, right, devices.size(), 0, 500).rows(),
+            type + " building " + buildSide + ", heavy parts split");
+      }
+    } finally {
+      keysApart = false;
     }
   }
 
@@ -252,7 +279,7 @@ abstract class SpreadHashJoinTests {
         DeviceBatch r = right.upload(backend, allocator, stream)) {
       DeviceBatch build = buildSide == JoinType.Side.LEFT ? l : r;
       DeviceBatch probe = buildSide == JoinType.Side.LEFT ? r : l;
-      JoinKeys buildKeys = keys(build, nullSafe);
+      JoinKeys buildKeys = runKeys(backend, build, nullSafe, stream);
       List<DeviceType> streamTypes = probe.columns().stream().map(DeviceColumn::type).toList();
       int half = probe.rowCount() / 2;
       try (DeviceBatch first = BatchSlicer.slice(backend, probe, 0, half, stream);
@@ -261,15 +288,15 @@ abstract class SpreadHashJoinTests {
           try (HashJoinBuild table = HashJoinBuild.build(backend, buildKeys, HashJoinBuild.Choice.AUTO, stream);
               DeviceHashJoin join = new DeviceHashJoin(backend, build, buildKeys, table, type, buildSide, condition,
                   streamTypes, 64, null, stream)) {
-            join.join(first, keys(first, nullSafe), out::add);
-            join.join(second, keys(second, nullSafe), out::add);
+            join.join(first, runKeys(backend, first, nullSafe, stream), out::add);
+            join.join(second, runKeys(backend, second, nullSafe, stream), out::add);
             join.finish(out::add);
           }
         } else {
           try (SpreadHashJoin join = new SpreadHashJoin(devices.subList(0, count), home, build, buildKeys, type,
               buildSide, condition, streamTypes, 64, splitBytes, stream)) {
-            join.join(first, keys(first, nullSafe), out::add);
-            join.join(second, keys(second, nullSafe), out::add);
+            join.join(first, runKeys(backend, first, nullSafe, stream), out::add);
+            join.join(second, runKeys(backend, second, nullSafe, stream), out::add);
             join.finish(out::add);
             splitParts = join.splitParts();
           }
@@ -282,7 +309,18 @@ abstract class SpreadHashJoinTests {
       return new Result(SideRows.joinedRows(backend, out, type.outputsRight(), allocator, stream), splitParts);
     } finally {
       Closeables.closeAll(out);
+      Closeables.closeAll(keyCopies);
+      keyCopies.clear();
     }
+  }
+
+  /** The batch's keys for run(): its key column, or a copy of it where keysApart. */
+  private JoinKeys runKeys(Backend backend, DeviceBatch batch, boolean nullSafe, DeviceStream stream) {
+    if (!keysApart) return keys(batch, nullSafe);
+    DeviceBatch copy = BatchSlicer.slice(backend, new DeviceBatch(List.of(batch.column(SideRows.KEY)),
+        batch.rowCount()), 0, batch.rowCount(), stream);
+    keyCopies.add(copy);
+    return new JoinKeys(copy.columns(), List.of(nullSafe));
   }
 
   private static JoinKeys keys(DeviceBatch batch, boolean nullSafe) {
