@@ -24,30 +24,37 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 import java.util.function.ObjIntConsumer;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * Issue 16's multi-device figures: peer copies between devices 0 and 1 (each way, and both at once; whether the
- * pair has direct access), and an inner join of N x N rows (int64 key, int64 payload a side; each stream row
- * matching {@code matchesPerKey} build rows) on device 0 alone against {@link SpreadHashJoin} over all devices, in
- * two setups: the inputs resident on device 0 as a task's partition is (the output brought back there), and the
- * inputs already spread, 1/D of each side generated on each device as tasks' scans would land them (each device
- * splits its share and sends the parts to the others, all to all; the output stays where it is made). The one-device
- * join is the same in both. Times are wall clock with the streams synchronised
- * around the work: one warm-up, then the median of 5 copies or 3 joins. The warm-up of each join also checks the
- * answer: its row count and a checksum of the payload pairs must be equal on one device and on all. Inputs are
- * generated on the host and uploaded through pinned memory before anything is timed.
+ * Issue 16's multi-device figures: peer copies between devices 0 and 1 (each way, and both at once; whether the pair
+ * has direct access), and an inner join of N x N rows (int64 key, int64 payload a side; each stream row matching
+ * {@code matchesPerKey} build rows) on device 0 alone against {@link SpreadHashJoin} over all devices, in two setups:
+ * the inputs resident on device 0 as a task's partition is (the output brought back there), and the inputs already
+ * spread, 1/D of each side generated on each device as tasks' scans would land them (each device groups its share by
+ * part, and each pulls its part from all; the output stays where it is made). The one-device join is the same in
+ * both. A third figure is the bound any exchange approaches: the same rows already partitioned by key range (device d
+ * holding the build rows of its keys and the stream rows matching them), each device joining its own with a plain
+ * {@link DeviceHashJoin}, no byte moving; its answer must equal one device's too. Times are wall clock with the
+ * streams synchronised around the work: one warm-up, then the median of 5 copies or 3 joins. The warm-up of each join
+ * also checks the answer: its row count and a checksum of the payload pairs must be equal on one device and on all.
+ * Inputs are generated on the host and uploaded through pinned memory before anything is timed.
  *
  * <p>Memory: the inputs take 17 bytes a row a side on device 0 (1 G rows: 17 GB a side); the spread join partitions
  * the build side there (about three times its bytes at the peak) before sending the parts away. The first setup's
  * inputs are freed before the second's are made.
  *
  * <p>Arguments: rows per side, matches per key, devices, backend ({@code cuda} or {@code host}), JSON output, and
- * optionally the bytes of each peer copy (default 1 GiB). Exits 1 when an answer differed. On a machine with two
- * GPUs: {@code run.sh main io.sparkwarp.examples.MultiDeviceJoinBenchmark 1000000000 1 2 cuda
- * /tmp/multi-device-join.json}.
+ * optionally the bytes of each peer copy (default 1 GiB). Exits 1 when an answer differed. On a machine with two GPUs:
+ * {@code run.sh main io.sparkwarp.examples.MultiDeviceJoinBenchmark 1000000000 1 2 cuda /tmp/multi-device-join.json}.
  */
 public final class MultiDeviceJoinBenchmark {
   private static final int COPY_RUNS = 5;
@@ -59,6 +66,9 @@ public final class MultiDeviceJoinBenchmark {
   /** Rows per copy from the pinned staging block. */
   private static final int UPLOAD_ROWS = 1 << 26;
   private static final long MIX = 0x9E3779B97F4A7C15L;
+  /** How the table names each setup of the inputs. */
+  private static final Map<String, String> SETUPS = Map.of("home", "on device 0", "spread", "spread over the devices",
+      "local", "partitioned by key already (no exchange)");
   /** The stream side's columns: key and payload. */
   private static final List<DeviceType> STREAM_TYPES = List.of(DeviceType.LONG, DeviceType.LONG);
 
@@ -122,18 +132,19 @@ public final class MultiDeviceJoinBenchmark {
       Baseline baseline = new Baseline();
       JoinRun home = joinAtHome(devices, streams, args, baseline);
       JoinRun spread = joinSpread(devices, streams, args, baseline);
+      JoinRun local = joinCoPartitioned(devices, streams, args, baseline);
       out.printf(Locale.ROOT, "| join %,d x %,d, %d match(es) a key | 1 device ms | %d devices ms | speed-up |%n",
           args.rowsPerSide(), args.rowsPerSide(), args.matchesPerKey(), args.devices());
       out.println("|---|---|---|---|");
-      for (JoinRun run : List.of(home, spread)) {
-        out.printf(Locale.ROOT, "| inputs %s | %.1f | %.1f | %.2fx |%n", run.setup().equals("home") ? "on device 0"
-            : "spread over the devices", median(run.oneDeviceMillis()), median(run.allDevicesMillis()), run.speedUp());
+      for (JoinRun run : List.of(home, spread, local)) {
+        out.printf(Locale.ROOT, "| inputs %s | %.1f | %.1f | %.2fx |%n", SETUPS.get(run.setup()),
+            median(run.oneDeviceMillis()), median(run.allDevicesMillis()), run.speedUp());
       }
-      out.println("output rows " + home.outputRows() + ", answers " + (home.matched() && spread.matched() ? "match"
-          : "DIFFER"));
+      boolean matched = home.matched() && spread.matched() && local.matched();
+      out.println("output rows " + home.outputRows() + ", answers " + (matched ? "match" : "DIFFER"));
       return new MultiDeviceJoinResults(args.backend().name().toLowerCase(Locale.ROOT),
           devices.stream().map(Backend::description).toList(), direct, args.copyBytes(), copies, args.rowsPerSide(),
-          args.matchesPerKey(), List.of(home, spread));
+          args.matchesPerKey(), List.of(home, spread, local));
     } finally {
       Closeables.closeAll(streams);
       Closeables.closeAll(devices);
@@ -255,6 +266,95 @@ public final class MultiDeviceJoinBenchmark {
     }
   }
 
+  /**
+   * Inputs partitioned by key range already: device d holds the build rows of keys [K d / D, K (d + 1) / D) and the
+   * stream rows whose keys fall there, the one-device join's rows exactly; each device joins its own at once.
+   */
+  private static JoinRun joinCoPartitioned(List<Backend> devices, List<DeviceStream> streams, Args args,
+      Baseline baseline) {
+    int count = devices.size();
+    int rows = args.rowsPerSide();
+    long keys = Math.max(1, rows / args.matchesPerKey());
+    int[][] streamIndexes = streamRowsByOwner(rows, keys, count);
+    List<DeviceBatch> builds = new ArrayList<>();
+    List<List<DeviceBatch>> streamShares = new ArrayList<>();
+    ExecutorService workers = Executors.newFixedThreadPool(count);
+    try {
+      for (int d = 0; d < count; d++) {
+        // rows past the last key's (rows not a multiple of the matches) have keys no stream row has: the last device
+        long first = Math.min(rows, firstKey(d, keys, count) * args.matchesPerKey());
+        long end = d == count - 1 ? rows : Math.min(rows, firstKey(d + 1, keys, count) * args.matchesPerKey());
+        builds.add(buildRows(devices.get(d), (int) first, (int) (end - first), args, streams.get(d)));
+        int[] own = streamIndexes[d];
+        List<DeviceBatch> batches = new ArrayList<>();
+        streamShares.add(batches);
+        for (int at = 0; at < own.length; at += STREAM_BATCH_ROWS) {
+          int from = at;
+          int n = Math.min(STREAM_BATCH_ROWS, own.length - at);
+          batches.add(streamRows(devices.get(d), n, i -> own[from + (int) i], args, streams.get(d)));
+        }
+      }
+      Runner all = sink -> {
+        List<Future<?>> joins = new ArrayList<>();
+        for (int d = 0; d < count; d++) {
+          int device = d;
+          joins.add(workers.submit(() -> joinOwn(devices.get(device), builds.get(device), streamShares.get(device),
+              streams.get(device), b -> sink.accept(b, device))));
+        }
+        for (Future<?> join : joins) {
+          try {
+            join.get();
+          } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("a device's join failed", e);
+          }
+        }
+      };
+      Answer answer = checked(devices, streams, all);
+      List<Double> millis = timedJoins(streams, all);
+      return new JoinRun("local", baseline.millis, millis, median(baseline.millis) / median(millis), answer.rows(),
+          answer.equals(baseline.answer));
+    } finally {
+      workers.shutdownNow();
+      Closeables.closeAll(builds);
+      streamShares.forEach(Closeables::closeAll);
+    }
+  }
+
+  /** For each device, the stream rows (indexes) whose key it owns: key k belongs to device k D / keys. */
+  private static int[][] streamRowsByOwner(int rows, long keys, int count) {
+    int[] sizes = new int[count];
+    for (int i = 0; i < rows; i++) sizes[owner(streamKey(i, keys), keys, count)]++;
+    int[][] indexes = new int[count][];
+    for (int d = 0; d < count; d++) indexes[d] = new int[sizes[d]];
+    int[] filled = new int[count];
+    for (int i = 0; i < rows; i++) {
+      int d = owner(streamKey(i, keys), keys, count);
+      indexes[d][filled[d]++] = i;
+    }
+    return indexes;
+  }
+
+  private static int owner(long key, long keys, int count) {
+    return (int) (key * count / keys);
+  }
+
+  /** The first key device d owns: the least k with {@code owner(k) == d}. */
+  private static long firstKey(int d, long keys, int count) {
+    return (keys * d + count - 1) / count;
+  }
+
+  /** A plain hash join on one device of its own build rows and stream batches, the output to {@code out}. */
+  private static void joinOwn(Backend backend, DeviceBatch build, List<DeviceBatch> streamBatches,
+      DeviceStream stream, Consumer<DeviceBatch> out) {
+    JoinKeys buildKeys = JoinKeys.of(build.column(0));
+    try (HashJoinBuild table = HashJoinBuild.build(backend, buildKeys, HashJoinBuild.Choice.AUTO, stream);
+        DeviceHashJoin join = new DeviceHashJoin(backend, build, buildKeys, table, JoinType.INNER,
+            JoinType.Side.RIGHT, null, STREAM_TYPES, CHUNK_PAIRS, null, stream)) {
+      for (DeviceBatch b : streamBatches) join.join(b, JoinKeys.of(b.column(0)), out);
+      join.finish(out);
+    }
+  }
+
   /** Build rows [first, first + count): key i / matchesPerKey, payload i. */
   private static DeviceBatch buildRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
     return new DeviceBatch(List.of(longs(backend, count, first, i -> i / args.matchesPerKey(), stream),
@@ -263,9 +363,20 @@ public final class MultiDeviceJoinBenchmark {
 
   /** Stream rows [first, first + count): a scrambled key among the build's, payload -i. */
   private static DeviceBatch streamRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
+    return streamRows(backend, count, i -> first + i, args, stream);
+  }
+
+  /** Stream rows index(0), ..., index(count - 1) of the whole stream side ({@link #streamKey}, payload -i). */
+  private static DeviceBatch streamRows(Backend backend, int count, LongUnaryOperator index, Args args,
+      DeviceStream stream) {
     long keys = Math.max(1, args.rowsPerSide() / args.matchesPerKey());
-    return new DeviceBatch(List.of(longs(backend, count, first, i -> ((i * MIX) >>> 1) % keys, stream),
-        longs(backend, count, first, i -> -i, stream)), count);
+    return new DeviceBatch(List.of(longs(backend, count, 0, i -> streamKey(index.applyAsLong(i), keys), stream),
+        longs(backend, count, 0, i -> -index.applyAsLong(i), stream)), count);
+  }
+
+  /** Stream row i's key: scrambled among the build's {@code keys}. */
+  private static long streamKey(long i, long keys) {
+    return ((i * MIX) >>> 1) % keys;
   }
 
   /** The first column of each share as its key (null for none). */
@@ -288,8 +399,11 @@ public final class MultiDeviceJoinBenchmark {
     long[] answer = new long[2];
     join.run((batch, device) -> {
       try (batch) {
-        answer[0] += batch.rowCount();
-        answer[1] += checksum(devices.get(device), batch, streams.get(device));
+        long sum = checksum(devices.get(device), batch, streams.get(device));
+        synchronized (answer) {  // the devices' threads hand their output at once
+          answer[0] += batch.rowCount();
+          answer[1] += sum;
+        }
       }
     });
     return new Answer(answer[0], answer[1]);

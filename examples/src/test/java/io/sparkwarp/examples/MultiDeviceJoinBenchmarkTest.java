@@ -49,6 +49,11 @@ class MultiDeviceJoinBenchmarkTest {
     assertTrue(spread.matched(), table);
     assertEquals(home.oneDeviceMillis(), spread.oneDeviceMillis(), "one baseline for both setups");
     assertTrue(table.contains("| inputs spread over the devices |"), table);
+    MultiDeviceJoinResults.JoinRun local = results.joins().get(2);
+    assertEquals("local", local.setup());
+    assertEquals(40_000, local.outputRows());
+    assertTrue(local.matched(), "the rows partitioned by key give one device's answer: " + table);
+    assertEquals(3, local.allDevicesMillis().size());
   }
 
   @Test

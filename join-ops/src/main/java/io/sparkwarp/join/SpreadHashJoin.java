@@ -4,6 +4,7 @@ import io.sparkwarp.kernels.Backend;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
+import io.sparkwarp.kernels.batch.BatchRange;
 import io.sparkwarp.kernels.batch.BatchSlicer;
 import io.sparkwarp.kernels.batch.DeviceBatch;
 import io.sparkwarp.kernels.batch.DeviceType;
@@ -12,10 +13,12 @@ import io.sparkwarp.kernels.join.JoinKeys;
 import io.sparkwarp.kernels.memory.DeviceMemory;
 import io.sparkwarp.kernels.partition.PartitionedBatch;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,12 +31,17 @@ import java.util.stream.IntStream;
 /**
  * One equi-join run over several devices of one kind when it is too large for one: both sides are split into one
  * hash part per device by their keys (murmur3 with {@link #SEED}, not Spark's 42: a shuffled join's partition shares
- * its seed-42 hash modulo the partition count), part d moves to device d by peer copies, each device builds a {@link
- * DeviceHashJoin} over its build part and probes its stream parts, all devices at once (a thread each, on its own
- * stream). The inputs are resident on a home device (a task's partition: the output comes back home by peer copies)
- * or already spread, a share on each device (each device splits its share and sends the parts to the others, all to
- * all; the output stays where it was made). Output order differs from a single device's; Spark does not order join
- * output.
+ * its seed-42 hash modulo the partition count), each device builds a {@link DeviceHashJoin} over its build part and
+ * probes its stream parts, all devices at once (a thread each, on its own stream). The inputs are resident on a home
+ * device (a task's partition: the output comes back home by peer copies) or already spread, a share on each device
+ * (all to all; the output stays where it was made). Output order differs from a single device's; Spark does not
+ * order join output.
+ *
+ * <p>The parts move by pulls: each device groups its share by part in one batch, left where it is, and device d
+ * concatenates part d's row ranges of every device's grouped batch into one batch of its own, reading them across
+ * the link (NVLink where present). So each row is read once and written once on its way, with no slice, copy and
+ * concatenation passes between, and no device's stream waits for another's: the devices must read each other's
+ * memory ({@link Backend#readsPeerMemory}).
  *
  * <p>Every row with a given key lands on the same device, on both sides (a null key hashes to one device too), so
  * each device's join is exact on its own: build-side outer, semi and anti rows come from each device's {@link
@@ -41,17 +49,17 @@ import java.util.stream.IntStream;
  *
  * <p>Skew (a heavy key makes its part heavy): a part larger than {@code splitBytes}, or than a quarter of its
  * device's free memory (its copy, table, pairs and gathered output take several times its bytes), is split over all
- * devices where the join type allows it, in one of two ways. A heavy build part has its build rows dealt round-robin
- * over the devices (each builds its table over its own part and its piece of the heavy one), and every stream row of
- * that part goes to every device: valid where no stream row's output depends on all of its matches (inner joins,
- * outer joins on the build side, semi and anti joins building the left side; not {@link
- * DeviceHashJoin#tracksStreamMatches}). A heavy stream part (in one stream batch) has its stream rows dealt
- * round-robin over the devices, each of which gets a copy of that part's build rows (once, on the first split, and
- * only where every device has room for it: twice its bytes with the table): valid where no build row's output
- * depends on which stream rows it meets (inner joins, outer joins on the stream side, semi and anti joins streaming
- * the left side; not {@link DeviceHashJoin#tracksBuildMatches}). Otherwise (a full outer join; a heavy build part
- * of a stream-side outer join, a heavy stream part of a build-side one) the part stays whole and may run out of
- * memory as on one device, the error naming that device.
+ * devices where the join type allows it, in one of two ways. A heavy build part has its build rows dealt over the
+ * devices, each device's grouped rows of the part cut into even runs, one a device (each builds its table over its
+ * own part and its run of the heavy one), and every stream row of that part goes to every device: valid where no
+ * stream row's output depends on all of its matches (inner joins, outer joins on the build side, semi and anti joins
+ * building the left side; not {@link DeviceHashJoin#tracksStreamMatches}). A heavy stream part (in one stream batch)
+ * has its stream rows dealt the same way, each device getting a copy of that part's build rows (once, on the first
+ * split, and only where every device has room for it: twice its bytes with the table): valid where no build row's
+ * output depends on which stream rows it meets (inner joins, outer joins on the stream side, semi and anti joins
+ * streaming the left side; not {@link DeviceHashJoin#tracksBuildMatches}). Otherwise (a full outer join; a heavy
+ * build part of a stream-side outer join, a heavy stream part of a build-side one) the part stays whole and may run
+ * out of memory as on one device, the error naming that device.
  *
  * <p>Allocations on every device are charged to the task of the thread that made the join. Not thread-safe, like
  * {@link DeviceHashJoin}: one task calls it.
@@ -129,6 +137,12 @@ public final class SpreadHashJoin implements StreamedJoin {
         throw new IllegalArgumentException("a join spread over devices of kinds " + devices.get(home).kind()
             + " and " + device.kind());
       }
+      for (Backend peer : devices) {
+        if (peer != device && !device.readsPeerMemory(peer)) {
+          throw new IllegalArgumentException("a join spread over devices that do not read each other's memory: "
+              + device.description() + " and " + peer.description());
+        }
+      }
     }
     this.devices = List.copyOf(devices);
     this.home = home;
@@ -160,16 +174,13 @@ public final class SpreadHashJoin implements StreamedJoin {
         streams.add(given);
         replicas.add(new HashMap<>());
       }
-      List<List<DeviceBatch>> slices = scatterShares(buildShares, buildKeys, buildLayout);
-      List<List<Piece>> pieces = new ArrayList<>();
+      List<Scattered> scattered = scatterShares(buildShares, buildKeys, buildLayout);
       try {
-        pieces.addAll(buildPieces(slices));
-        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, pieces.get(d)), buildLayout,
+        List<List<BatchRange>> inputs = buildInputs(scattered);
+        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, inputs.get(d)), buildLayout,
             nullSafe, type, buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
       } finally {
-        // each gather took its pieces; these are left by a failure
-        closeAll(slices);
-        pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
+        Closeables.closeAll(scattered);  // every device has read its ranges
       }
     } catch (RuntimeException e) {
       close();
@@ -196,43 +207,44 @@ public final class SpreadHashJoin implements StreamedJoin {
     deliver(probeShares(shares, keys, false), out);
   }
 
-  /**
-   * The stream shares split, moved and probed; each device's output, at home or where it was made. A slice of a
-   * build-split part goes to every device, shared (it stays in {@code slices} until all have probed it).
-   */
+  /** The stream shares split, routed and probed; each device's output, at home or where it was made. */
   private List<List<DeviceBatch>> probeShares(List<DeviceBatch> shares, List<JoinKeys> keys, boolean outputHome) {
     SpreadLayout layout = SpreadLayout.common(shares, keys);
-    List<List<Piece>> pieces = new ArrayList<>();
-    for (int e = 0; e < devices.size(); e++) pieces.add(new ArrayList<>());
-    List<List<DeviceBatch>> slices = scatterShares(shares, keys, layout);
+    List<Scattered> scattered = scatterShares(shares, keys, layout);
     try {
-      for (int s = 0; s < slices.size(); s++) {
-        if (slices.get(s) == null) continue;
-        for (int d = 0; d < devices.size(); d++) {
-          DeviceBatch slice = slices.get(s).get(d);
-          if (slice.rowCount() == 0) continue;
-          if (buildSplit[d]) {
-            for (int e = 0; e < devices.size(); e++) pieces.get(e).add(new Piece(d, s, slice, true));
-          } else if (splits(d, slice)) {
-            slices.get(s).set(d, null);
-            List<DeviceBatch> dealt = deal(s, slice);
-            for (int e = 0; e < dealt.size(); e++) pieces.get(e).add(new Piece(d, s, dealt.get(e), false));
-            replicate(d);
-          } else {
-            pieces.get(d).add(new Piece(d, s, slice, false));
-            slices.get(s).set(d, null);  // the piece owns it now
-          }
+      List<Map<Integer, List<BatchRange>>> routes = route(scattered);
+      return onEachDevice(e -> probe(e, routes.get(e), layout, outputHome), Closeables::closeAll);
+    } finally {
+      Closeables.closeAll(scattered);  // every device has read its ranges
+    }
+  }
+
+  /**
+   * Where each stream part's rows are probed (see the class comment): for each device, the ranges it probes against
+   * each table there, by the table's part (the device's own, whose table also holds its run of every build-split
+   * part, or a stream-split part's copy). Copies a stream-split part's build rows where they are not yet.
+   */
+  private List<Map<Integer, List<BatchRange>>> route(List<Scattered> scattered) {
+    int count = devices.size();
+    List<Map<Integer, List<BatchRange>>> routes = new ArrayList<>();
+    for (int e = 0; e < count; e++) routes.add(new TreeMap<>());
+    for (int d = 0; d < count; d++) {
+      boolean dealt = !buildSplit[d] && splits(d, partBytes(scattered, d));
+      if (dealt) replicate(d);
+      for (Scattered share : scattered) {
+        BatchRange part = share == null ? null : share.parts().get(d);
+        if (part == null || part.rows() == 0) continue;
+        if (buildSplit[d]) {
+          for (int e = 0; e < count; e++) routes.get(e).computeIfAbsent(e, t -> new ArrayList<>()).add(part);
+        } else if (dealt) {
+          List<BatchRange> runs = deal(share.device(), part);
+          for (int e = 0; e < count; e++) routes.get(e).computeIfAbsent(d, t -> new ArrayList<>()).add(runs.get(e));
+        } else {
+          routes.get(d).computeIfAbsent(d, t -> new ArrayList<>()).add(part);
         }
       }
-      return onEachDevice(e -> probe(e, pieces.get(e), layout, outputHome), Closeables::closeAll);
-    } catch (RuntimeException e) {
-      pieces.forEach(list -> list.forEach(p -> {
-        if (!p.shared()) p.rowsAndKeys().close();
-      }));
-      throw e;
-    } finally {
-      closeAll(slices);
     }
+    return routes;
   }
 
   /** {@inheritDoc} Each device's, brought home. */
@@ -286,123 +298,117 @@ public final class SpreadHashJoin implements StreamedJoin {
   }
 
   /**
-   * Rows of part {@code part} on device {@code source}: build rows for a device's table, or stream rows to be
-   * probed against that part's build rows. A shared piece's batch goes to several devices and is not the piece's.
+   * A share's rows and keys grouped by part on its device, and each part's rows there; it stays until every device
+   * has read the ranges it was routed.
    */
-  private record Piece(int part, int source, DeviceBatch rowsAndKeys, boolean shared) {}
+  private record Scattered(int device, PartitionedBatch grouped, List<BatchRange> parts) implements AutoCloseable {
+    @Override
+    public void close() {
+      grouped.close();
+    }
+  }
 
   /**
-   * Device e's pieces copied there and probed; returns the output, at home or on e. Closes the pieces.
+   * Device e's stream rows gathered there and probed, a batch for each table ({@link #route}); returns the output,
+   * at home or on e.
    */
-  private List<DeviceBatch> probe(int e, List<Piece> pieces, SpreadLayout layout, boolean outputHome) {
+  private List<DeviceBatch> probe(int e, Map<Integer, List<BatchRange>> byTable, SpreadLayout layout,
+      boolean outputHome) {
     List<DeviceBatch> result = new ArrayList<>();
     try {
-      for (Piece piece : pieces) {
-        boolean borrowed = piece.shared() && piece.source() == e;
-        DeviceBatch local = borrowed ? piece.rowsAndKeys() : piece.shared()
-            ? copy(piece.source(), e, piece.rowsAndKeys()) : move(piece.source(), e, piece.rowsAndKeys());
-        try {
-          // a build-split part's rows are in device e's own table; a stream-split part's in its copy there
-          SpreadPart target = piece.part() == e || buildSplit[piece.part()] ? parts.get(e)
-              : replicas.get(e).get(piece.part());
-          target.join().join(layout.rows(local), layout.keys(local, nullSafe),
+      for (Map.Entry<Integer, List<BatchRange>> entry : byTable.entrySet()) {
+        int table = entry.getKey();
+        SpreadPart target = table == e ? parts.get(e) : replicas.get(e).get(table);
+        try (DeviceBatch rows = gather(e, entry.getValue())) {
+          target.join().join(layout.rows(rows), layout.keys(rows, nullSafe),
               b -> result.add(outputHome ? move(e, home, b) : b));
-        } finally {
-          if (!borrowed) local.close();
         }
       }
       return result;
     } catch (RuntimeException failure) {
       Closeables.closeAll(result);
       throw failure;
-    } finally {
-      pieces.forEach(p -> {
-        if (!p.shared()) p.rowsAndKeys().close();
-      });
     }
   }
 
   /** Each share scattered on its own device, all at once ({@link #scatter}); null for a device without one. */
-  private List<List<DeviceBatch>> scatterShares(List<DeviceBatch> shares, List<JoinKeys> keys, SpreadLayout layout) {
+  private List<Scattered> scatterShares(List<DeviceBatch> shares, List<JoinKeys> keys, SpreadLayout layout) {
     return onEachDevice(s -> shares.get(s) == null ? null : scatter(s, shares.get(s), keys.get(s), layout),
-        slices -> closeAll(Collections.singletonList(slices)));
-  }
-
-  /** Closes every slice left of a scatter of shares (a source without a share is null). */
-  private static void closeAll(List<List<DeviceBatch>> slicesBySource) {
-    for (List<DeviceBatch> slices : slicesBySource) {
-      if (slices != null) Closeables.closeAll(slices);
-    }
+        scattered -> {
+          if (scattered != null) scattered.close();
+        });
   }
 
   /**
-   * The batch's rows and keys combined by {@code layout}, split into one batch per device by the keys' hash, on
-   * device {@code s}, where the batch is. The batch and keys stay the caller's.
+   * The batch's rows and keys combined by {@code layout} and grouped by the keys' hash part, on device {@code s},
+   * where the batch is, finished there before this returns (the other devices read it). The batch and keys stay the
+   * caller's.
    */
-  private List<DeviceBatch> scatter(int s, DeviceBatch batch, JoinKeys keys, SpreadLayout layout) {
+  private Scattered scatter(int s, DeviceBatch batch, JoinKeys keys, SpreadLayout layout) {
     // the view shares the batch's and the keys' columns: it is not closed
     DeviceBatch rowsAndKeys = layout.combine(batch, keys);
-    try (PartitionedBatch grouped = PartitionedBatch.hash(devices.get(s), rowsAndKeys, layout.keyColumns(),
-        devices.size(), SEED, streams.get(s))) {
-      return slices(s, grouped);
-    }
-  }
-
-  /** A split part's rows on device s dealt round-robin, one batch per device, still on s; closes the part. */
-  private List<DeviceBatch> deal(int s, DeviceBatch part) {
-    try (part;
-        PartitionedBatch grouped = PartitionedBatch.roundRobin(devices.get(s), part, 0, devices.size(),
-            streams.get(s))) {
-      return slices(s, grouped);
-    }
-  }
-
-  /** Each partition of {@code grouped}, on device s, as a batch of its own there. */
-  private List<DeviceBatch> slices(int s, PartitionedBatch grouped) {
-    List<DeviceBatch> slices = new ArrayList<>();
+    PartitionedBatch grouped = PartitionedBatch.hash(devices.get(s), rowsAndKeys, layout.keyColumns(),
+        devices.size(), SEED, streams.get(s));
     try {
-      for (int d = 0; d < devices.size(); d++) {
-        slices.add(BatchSlicer.slice(devices.get(s), grouped.batch(), grouped.starts()[d], grouped.rows(d),
-            streams.get(s)));
-      }
-      return slices;
+      int[] lengths = new int[devices.size()];
+      for (int d = 0; d < lengths.length; d++) lengths[d] = grouped.rows(d);
+      List<BatchRange> parts = BatchSlicer.ranges(devices.get(s), grouped.batch(),
+          Arrays.copyOf(grouped.starts(), lengths.length), lengths, streams.get(s));
+      streams.get(s).synchronize();
+      return new Scattered(s, grouped, parts);
     } catch (RuntimeException e) {
-      Closeables.closeAll(slices);
+      grouped.close();
       throw e;
     }
   }
 
   /**
-   * Which build parts are split (see the class comment), and the scattered slices as the pieces each device
-   * builds from: its own part's, and its share of the split parts' rows. Takes the slices (clearing their places).
+   * A split part's rows on device s (a range of its grouped batch) cut into one even run per device: that device's
+   * share of the part. No bytes move; only the runs' string bounds are read back.
    */
-  private List<List<Piece>> buildPieces(List<List<DeviceBatch>> slicesBySource) {
+  private List<BatchRange> deal(int s, BatchRange part) {
+    int count = devices.size();
+    int[] starts = new int[count];
+    int[] lengths = new int[count];
+    for (int e = 0; e < count; e++) {
+      starts[e] = part.from() + (int) ((long) part.rows() * e / count);
+      lengths[e] = part.from() + (int) ((long) part.rows() * (e + 1) / count) - starts[e];
+    }
+    return BatchSlicer.ranges(devices.get(s), part.batch(), starts, lengths, streams.get(s));
+  }
+
+  /** Device memory the rows of part d of every share take. */
+  private static long partBytes(List<Scattered> scattered, int d) {
+    long bytes = 0;
+    for (Scattered share : scattered) bytes += share == null ? 0 : share.parts().get(d).deviceBytes();
+    return bytes;
+  }
+
+  /**
+   * Which build parts are split (see the class comment), and the ranges each device builds its table from: its own
+   * part's rows of every share, and its run of each split part's.
+   */
+  private List<List<BatchRange>> buildInputs(List<Scattered> scattered) {
     int count = devices.size();
     for (int d = 0; d < count; d++) {
-      long bytes = 0;
-      for (List<DeviceBatch> slices : slicesBySource) bytes += slices == null ? 0 : slices.get(d).deviceBytes();
+      long bytes = partBytes(scattered, d);
       buildSplit[d] = buildSplittable && heavy(d, bytes) && everyDeviceFits(2 * bytes / count);
     }
-    List<List<Piece>> pieces = new ArrayList<>();
-    for (int e = 0; e < count; e++) pieces.add(new ArrayList<>());
-    try {
-      for (int s = 0; s < count; s++) {
-        if (slicesBySource.get(s) == null) continue;
-        for (int d = 0; d < count; d++) {
-          DeviceBatch slice = slicesBySource.get(s).set(d, null);
-          if (!buildSplit[d]) {
-            pieces.get(d).add(new Piece(d, s, slice, false));
-            continue;
-          }
-          List<DeviceBatch> dealt = deal(s, slice);
-          for (int e = 0; e < count; e++) pieces.get(e).add(new Piece(d, s, dealt.get(e), false));
+    List<List<BatchRange>> inputs = new ArrayList<>();
+    for (int e = 0; e < count; e++) inputs.add(new ArrayList<>());
+    for (Scattered share : scattered) {
+      if (share == null) continue;
+      for (int d = 0; d < count; d++) {
+        BatchRange part = share.parts().get(d);
+        if (!buildSplit[d]) {
+          inputs.get(d).add(part);
+          continue;
         }
+        List<BatchRange> runs = deal(share.device(), part);
+        for (int e = 0; e < count; e++) inputs.get(e).add(runs.get(e));
       }
-      return pieces;
-    } catch (RuntimeException e) {
-      pieces.forEach(list -> list.forEach(p -> p.rowsAndKeys().close()));
-      throw e;
     }
+    return inputs;
   }
 
   /** Whether a part of {@code bytes} is too heavy for device d (see the class comment). */
@@ -415,9 +421,9 @@ public final class SpreadHashJoin implements StreamedJoin {
     return IntStream.range(0, devices.size()).allMatch(e -> free(e) >= bytes);
   }
 
-  /** Whether stream part d is split over the devices (see the class comment). */
-  private boolean splits(int d, DeviceBatch part) {
-    if (!streamSplittable || !heavy(d, part.deviceBytes())) return false;
+  /** Whether stream part d, of {@code bytes}, is split over the devices (see the class comment). */
+  private boolean splits(int d, long bytes) {
+    if (!streamSplittable || !heavy(d, bytes)) return false;
     long copyBytes = 2 * parts.get(d).rowsAndKeys().deviceBytes();  // the build rows and their table
     for (int e = 0; e < devices.size(); e++) {
       if (e != d && !replicas.get(e).containsKey(d) && free(e) < copyBytes) return false;
@@ -435,25 +441,21 @@ public final class SpreadHashJoin implements StreamedJoin {
   private void replicate(int d) {
     for (int e = 0; e < devices.size(); e++) {
       if (e == d || replicas.get(e).containsKey(d)) continue;
-      DeviceBatch copy = PeerBatchCopy.copy(devices.get(d), parts.get(d).rowsAndKeys(), streams.get(d),
-          devices.get(e), streams.get(e));
+      DeviceBatch copy = gather(e, List.of(BatchRange.whole(parts.get(d).rowsAndKeys())));
       replicas.get(e).put(d, new SpreadPart(devices.get(e), copy, buildLayout, nullSafe, type, buildSide, condition,
           streamTypes, chunkPairs, streams.get(e)));
     }
   }
 
-  /** Device d's build pieces moved there and made one batch; takes the pieces (clearing the list). */
-  private DeviceBatch gather(int d, List<Piece> pieces) {
-    List<DeviceBatch> moved = new ArrayList<>();
+  /**
+   * {@code ranges} (rows of finished batches on any of the devices) concatenated into one new batch on device e, read
+   * across the link where they lie on another device; finished before this returns, so their owners may free them.
+   */
+  private DeviceBatch gather(int e, List<BatchRange> ranges) {
     try {
-      while (!pieces.isEmpty()) {
-        Piece piece = pieces.remove(pieces.size() - 1);
-        moved.add(0, move(piece.source(), d, piece.rowsAndKeys()));
-      }
-      if (moved.size() == 1) return moved.remove(0);
-      return BatchConcatenator.concat(devices.get(d), moved, streams.get(d));
+      return BatchConcatenator.concatRanges(devices.get(e), ranges, streams.get(e));
     } finally {
-      Closeables.closeAll(moved);
+      streams.get(e).synchronize();
     }
   }
 
@@ -461,13 +463,8 @@ public final class SpreadHashJoin implements StreamedJoin {
   private DeviceBatch move(int from, int to, DeviceBatch batch) {
     if (from == to) return batch;
     try (batch) {
-      return copy(from, to, batch);
+      return PeerBatchCopy.copy(devices.get(from), batch, streams.get(from), devices.get(to), streams.get(to));
     }
-  }
-
-  /** A copy on device {@code to} of a batch on device {@code from} (another one), which stays open. */
-  private DeviceBatch copy(int from, int to, DeviceBatch batch) {
-    return PeerBatchCopy.copy(devices.get(from), batch, streams.get(from), devices.get(to), streams.get(to));
   }
 
   /** A list with {@code value} at {@code home} and nulls elsewhere: inputs all on the home device. */

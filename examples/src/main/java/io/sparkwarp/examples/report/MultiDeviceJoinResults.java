@@ -29,8 +29,9 @@ public record MultiDeviceJoinResults(String backend, List<String> devices, boole
   /**
    * One setup of the join timed on one device and on all.
    *
-   * @param setup where the inputs are: "home" (all on device 0, a task's partition, the output brought back there)
-   *     or "spread" (1/D of each side on each device, the output left where it is made)
+   * @param setup where the inputs are: "home" (all on device 0, a task's partition, the output brought back there),
+   *     "spread" (1/D of each side on each device, the output left where it is made) or "local" (partitioned by key
+   *     range already, each device joining its own: no exchange, the bound the others approach)
    * @param oneDeviceMillis each timed run on device 0 alone (the same runs for both setups)
    * @param allDevicesMillis each timed run spread over the devices
    * @param speedUp median on one device over median on all

@@ -30,4 +30,14 @@ public record BatchRange(DeviceBatch batch, int from, int rows, long[] dataFrom,
   public long dataBytes(int c) {
     return dataTo[c] - dataFrom[c];
   }
+
+  /** Device memory a batch of these rows takes ({@link DeviceBatch#deviceBytes} of their concatenation). */
+  public long deviceBytes() {
+    long bytes = 0;
+    for (int c = 0; c < batch.columnCount(); c++) {
+      DeviceType type = batch.column(c).type();
+      bytes += (rows + 7) / 8 + (type.isVariableWidth() ? 4L * (rows + 1) + dataBytes(c) : type.valueBytes(rows));
+    }
+    return bytes;
+  }
 }

@@ -274,6 +274,13 @@ public abstract class BatchTransferTests extends BackendTestBase {
       try (DeviceBatch all = asRanges ? BatchConcatenator.concatRanges(backend, ranges, stream)
               : BatchConcatenator.concat(backend, batches, stream);
           ArrowDownload d = ArrowDownload.begin(backend, all, names(all.columnCount()), transfer, stream)) {
+        if (asRanges) {
+          for (BatchRange r : ranges) {
+            try (DeviceBatch one = BatchConcatenator.concatRanges(backend, List.of(r), stream)) {
+              assertEquals(one.deviceBytes(), r.deviceBytes(), "device bytes of " + r.rows() + " rows");
+            }
+          }
+        }
         back = d.complete();
       }
       try {
