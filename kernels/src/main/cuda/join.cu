@@ -238,28 +238,36 @@ extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
 }
 
 // Inserts every joinable row into the open-addressing table `slots` (EMPTY_SLOT-filled, mask + 1 slots, at least
-// twice the rows). status[1] counts the joinable rows (one atomic per warp). A second row with equal keys sets
-// status[0] and is not inserted; once set, inserts stop early (the host then builds a multi-match table instead).
+// twice the rows). status[1] counts the joinable rows. A second row with equal keys sets status[0] and is not
+// inserted; once set, inserts stop early (the host then builds a multi-match table instead).
+// Same-address traffic, not the inserts, bounded this build: a counter atomic and a flag read per warp and row took
+// 56 ms of a 100 M-row build on the H200, where the inserts alone take 8 (docs/PERFORMANCE.md). So each thread counts
+// its rows in a register, added with one atomic per warp at the end, and reads the flag every DUPLICATE_CHECK rows.
+constexpr int64_t DUPLICATE_CHECK = 16;
+
 extern "C" __global__ void __launch_bounds__(JOIN_BLOCK)
     sw_join_unique_insert(const KeyColumns keys, int64_t n, unsigned long long* slots, uint64_t mask,
                           int32_t* status) {
-  for_each_index(n, [&](int64_t row) {
-    const bool joinable = key_joinable(keys, row);
-    const uint32_t here = __activemask();  // the lanes on this row tile
-    const uint32_t joiners = __ballot_sync(here, joinable);
-    if (lane_id() == __ffs(here) - 1 && joiners != 0) atomicAdd(status + 1, __popc(joiners));
-    if (!joinable || *reinterpret_cast<volatile int32_t*>(status) != 0) return;
+  volatile int32_t* duplicate = status;
+  uint32_t joined = 0;
+  int64_t step = 0;
+  for (int64_t row = global_thread_index(); row < n; row += grid_stride(), step++) {
+    if (step % DUPLICATE_CHECK == 0 && *duplicate != 0) break;
+    if (!key_joinable(keys, row)) continue;
+    joined++;
     const uint64_t hash = key_hash(keys, row);
     const unsigned long long mine = tagged_row(hash, row);
     for (uint64_t slot = hash & mask;; slot = (slot + 1) & mask) {
       const unsigned long long old = atomicCAS(slots + slot, EMPTY_SLOT, mine);
-      if (old == EMPTY_SLOT) return;
+      if (old == EMPTY_SLOT) break;
       if (tag_matches(old, hash) && keys_equal(keys, tagged_row_id(old), keys, row)) {
-        atomicExch(status, 1);
-        return;
+        if (*duplicate == 0) atomicExch(status, 1);  // read first: a hot key's rows all land here
+        break;
       }
     }
-  });
+  }
+  joined = __reduce_add_sync(FULL_WARP, joined);  // every lane of the warp gets here: blocks are whole warps
+  if (lane_id() == 0 && joined != 0) atomicAdd(status + 1, static_cast<int32_t>(joined));
 }
 
 // counts[b] += 1 for every joinable row whose bucket is b: the bucket lengths (zeroed by the host).

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code spark.warp.join.algorithm=auto} (the default): a shuffled join on fixed-width keys merges a partition whose
- * stream side turns out to fit {@code spark.warp.join.autoMergeBytes} and to hold at most 4 rows per build row;
- * otherwise (a longer stream side, string keys, {@code hash}) the partition is hashed. Every join type must equal
+ * stream side turns out to fit {@code spark.warp.join.autoMergeBytes} and to hold at most 4 rows per build row, and
+ * whose build keys repeat; otherwise (unique build keys, a longer stream side, string keys, {@code hash}) the
+ * partition is hashed. Every join type must equal
  * Spark either way, and the switch must happen exactly where the rule says (the join's "partitions joined by merge
  * path" metric).
  */
@@ -35,6 +36,10 @@ class AdaptiveMergeJoinTest extends GpuTestBase {
   private static final String PROBE = """
       SELECT id, CASE WHEN id % 101 = 0 THEN NULL ELSE id % 300 - 50 END AS k, concat('é', id % 3) AS s
       FROM range(0, 2000, 1, 3)""";
+  /** Unique keys from 0 to 2999, a few null (nulls never match, so they do not repeat a key). */
+  private static final String UNIQUE = """
+      SELECT id, CASE WHEN id % 89 = 0 THEN NULL ELSE id END AS k, concat('ü', id % 5) AS s
+      FROM range(0, 3000, 1, 3)""";
   /** 10 rows for every row of PROBE. */
   private static final String LONG = """
       SELECT id, id % 300 AS k, concat('ключ', id % 3) AS s FROM range(0, 20000, 1, 3)""";
@@ -50,9 +55,21 @@ class AdaptiveMergeJoinTest extends GpuTestBase {
   @ParameterizedTest(name = "{0}")
   @EnumSource(JoinKind.class)
   void comparableSidesAreMergedAndMatchSpark(JoinKind kind) {
-    String sql = join(kind, REPEATED, PROBE, "k");
+    checkComparableSides(kind, REPEATED, 3);
+  }
+
+  /** Unique build keys: the hash join over the unique-key table the check built, for every join type. */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(JoinKind.class)
+  void uniqueBuildKeysStayHashedAndMatchSpark(JoinKind kind) {
+    checkComparableSides(kind, UNIQUE, 0);
+  }
+
+  /** {@code build} joined with PROBE (comparable sides) equals Spark, with {@code merged} partitions merged. */
+  private static void checkComparableSides(JoinKind kind, String build, long merged) {
+    String sql = join(kind, build, PROBE, "k");
     JoinStrategy.SHUFFLED_HASH.check(sql).matchesCpu();
-    assertEquals(3, mergedPartitions(sql, Map.of()), kind + ": partitions merged");
+    assertEquals(merged, mergedPartitions(sql, Map.of()), kind + ": partitions merged");
   }
 
   @Test

@@ -28,8 +28,17 @@ public final class HashJoinBuild implements AutoCloseable {
 
   /** Builds the table for {@code keys}. */
   public static HashJoinBuild build(Backend backend, JoinKeys keys, Choice choice, DeviceStream stream) {
-    HashTable unique = choice == Choice.AUTO ? backend.joins().buildUnique(keys, stream) : null;
-    return new HashJoinBuild(unique != null ? unique : backend.joins().buildMulti(keys, stream));
+    HashJoinBuild unique = choice == Choice.AUTO ? unique(backend, keys, stream) : null;
+    return unique != null ? unique : new HashJoinBuild(backend.joins().buildMulti(keys, stream));
+  }
+
+  /**
+   * The unique-key table for {@code keys}, or null when two rows have equal keys (found early: the insert stops soon
+   * after the first such pair, so asking costs little where the keys repeat).
+   */
+  public static HashJoinBuild unique(Backend backend, JoinKeys keys, DeviceStream stream) {
+    HashTable unique = backend.joins().buildUnique(keys, stream);
+    return unique == null ? null : new HashJoinBuild(unique);
   }
 
   public HashTable table() {

@@ -82,18 +82,20 @@ public final class WarpConf {
           + "per partition; MERGEPATH (mergePath) sorts both sides together on the device and expands the matches by "
           + "merge path (GpuSortMergeJoinExec), needing both sides of a partition in device memory; AUTO plans the "
           + "hash join and merges each partition whose keys are fixed-width, whose stream side fits "
-          + "spark.warp.join.autoMergeBytes and holds at most 4 rows per build row (docs/PERFORMANCE.md, \"Merge "
-          + "join against hash join\"). Broadcast joins are always hash joins.");
+          + "spark.warp.join.autoMergeBytes and holds at most 4 rows per build row, and whose build keys repeat "
+          + "(unique ones are hashed: docs/PERFORMANCE.md, \"Merge join against hash join\"). Broadcast joins are "
+          + "always hash joins.");
   public static final ConfEntry<Long> AUTO_MERGE_BYTES = ConfEntry.bytes(PREFIX + "join.autoMergeBytes", 1L << 30,
       SESSION, "Under spark.warp.join.algorithm=AUTO, the most device memory a partition's stream side may take for "
           + "the partition to switch to the merge join, which holds that side whole (the hash join streams it).");
   public static final ConfEntry<Long> JOIN_SPREAD_BYTES = ConfEntry.bytes(PREFIX + "join.spreadBytes", 16L << 30,
       SESSION, "With several devices in an executor (spark.warp.devices), a shuffled hash join partition whose build "
-          + "side holds at least this much device memory runs over all of them: both sides split by key hash, the "
-          + "parts moved device to device by peer copies (NVLink where present), each device joining its part, the "
-          + "output brought back. The memory it takes on the other devices is charged to the task, which is admitted "
-          + "there as on its own device when it fits within a second (else it goes on: waiting longer could deadlock "
-          + "two tasks spreading each way). The default, 16 GiB, is about a quarter of an 80 GB GPU's memory limit: "
+          + "side holds at least this much device memory runs over all of them: both sides split by key hash, each "
+          + "device reading its part's rows from the others across the link (NVLink where present) and joining them, "
+          + "the output brought back; only where the devices read each other's memory (CUDA peer access), else the "
+          + "partition joins on its task's device. The memory it takes on the other devices is charged to the task, "
+          + "which is admitted there as on its own device when it fits within a second (else it goes on: waiting "
+          + "longer could deadlock two tasks spreading each way). The default, 16 GiB, is about a quarter of an 80 GB GPU's memory limit: "
           + "with its hash table and the probe's output, such a build already fills much of one device. 0 spreads "
           + "every partition (for tests).");
   public static final ConfEntry<Boolean> SHUFFLE_DEVICE_STORE = ConfEntry.bool(PREFIX + "shuffle.deviceStore", true,

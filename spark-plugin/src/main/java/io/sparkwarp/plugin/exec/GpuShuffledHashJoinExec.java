@@ -24,7 +24,8 @@ import scala.collection.immutable.Seq;
  * ShuffledHashJoinExec, and SortMergeJoinExec, on the GPU: per partition, the build side's batches are gathered
  * into one device batch with its hash table, then the stream side's batches are joined as they arrive. Under {@code
  * spark.warp.join.algorithm=auto} ({@code adaptive} not null, fixed-width keys) a partition whose stream side turns
- * out to fit device memory and not to dwarf the build side is merged instead ({@link AdaptiveMerge}). With several
+ * out to fit device memory and not to dwarf the build side is merged instead, unless its build keys are unique
+ * ({@link AdaptiveMerge}; the unique-key table this finds out with is the hash join's). With several
  * devices in the executor, a partition whose build side holds at least {@code spreadBytes} of device memory is
  * joined over all of them ({@link SpreadHashJoin}).
  */
@@ -52,23 +53,45 @@ public final class GpuShuffledHashJoinExec extends GpuHashJoinExec {
       TaskGpu gpu = TaskGpu.get();
       DeviceBatch build = DeviceBatches.whole(gpu, buildLeft ? l : r, plan.buildOutput(), plan.timeZone());
       Iterator<ColumnarBatch> stream = buildLeft ? r : l;
+      JoinBuildSide table = null;
       if (adaptive != null && build.rowCount() > 0) {  // an empty build is never merged: stream at once
         List<ColumnarBatch> head = readUpTo(stream, adaptive.maxStreamBytes(), build);
         if (!stream.hasNext() && adaptive.prefersMerge(build.rowCount(), rows(head))) {
-          plan.metrics().mergePartitions().add(1);
-          Iterator<ColumnarBatch> built = List.of(DeviceBatches.wrap(build, plan.buildOutput())).iterator();
-          return new MergeJoinIterator(gpu, buildLeft ? built : head.iterator(), buildLeft ? head.iterator() : built,
-              plan);
+          // unique build keys: the hash join wins (AdaptiveMerge), over the table this built
+          table = uniqueBuild(gpu, build, plan, head);
+          if (table == null) {
+            plan.metrics().mergePartitions().add(1);
+            Iterator<ColumnarBatch> built = List.of(DeviceBatches.wrap(build, plan.buildOutput())).iterator();
+            return new MergeJoinIterator(gpu, buildLeft ? built : head.iterator(),
+                buildLeft ? head.iterator() : built, plan);
+          }
         }
         stream = Iterators.concat(head.iterator(), stream);
       }
-      if (GpuRuntime.get().devices().size() > 1 && build.deviceBytes() >= spreadBytes) {
+      GpuRuntime runtime = GpuRuntime.get();
+      if (table == null && runtime.devices().size() > 1 && build.deviceBytes() >= spreadBytes
+          && runtime.devicesReadEachOther()) {
         plan.metrics().spreadPartitions().add(1);
         return spread(gpu, build, stream, plan);
       }
-      JoinBuildSide table = JoinBuildSide.of(gpu.backend(), build, plan.buildKeys(), gpu.stream());
-      return new HashJoinIterator(gpu, table, table::free, stream, plan);
+      if (table == null) table = JoinBuildSide.of(gpu.backend(), build, plan.buildKeys(), gpu.stream());
+      JoinBuildSide built = table;
+      return new HashJoinIterator(gpu, built, built::free, stream, plan);
     });
+  }
+
+  /**
+   * The build side with its unique-key table, or null where its keys repeat (the batch then stays the caller's);
+   * frees the stream's first batches and the build side if building fails.
+   */
+  private static JoinBuildSide uniqueBuild(TaskGpu gpu, DeviceBatch build, PartitionPlan plan,
+      List<ColumnarBatch> head) {
+    try {
+      return JoinBuildSide.ifUnique(gpu.backend(), build, plan.buildKeys(), gpu.stream());
+    } catch (RuntimeException e) {
+      head.forEach(ColumnarBatch::close);
+      throw e;
+    }
   }
 
   /** The partition's join over all of the executor's devices; takes the build batch (freed if this fails). */

@@ -23,6 +23,27 @@ record JoinBuildSide(DeviceBatch batch, ProjectedKeys keys, HashJoinBuild table)
     }
   }
 
+  /**
+   * The build side with a unique-key table over {@code batch}'s keys, or null when two rows have equal keys: then
+   * the batch stays the caller's, else it is taken (closed too if the build fails).
+   */
+  static JoinBuildSide ifUnique(Backend backend, DeviceBatch batch, KeyProjection keyProjection,
+      DeviceStream stream) {
+    ProjectedKeys keys = null;
+    try {
+      keys = keyProjection.of(backend, batch, stream);
+      HashJoinBuild table = HashJoinBuild.unique(backend, keys.keys(), stream);
+      if (table == null) {
+        keys.close();
+        return null;
+      }
+      return new JoinBuildSide(batch, keys, table);
+    } catch (RuntimeException e) {
+      Closeables.closeAll(keys == null ? List.of(batch) : List.of(keys, batch));
+      throw e;
+    }
+  }
+
   /** Device bytes of the batch, its computed keys and the table. */
   long deviceBytes() {
     return batch.deviceBytes() + keys.computed().stream().mapToLong(DeviceColumn::deviceBytes).sum()
