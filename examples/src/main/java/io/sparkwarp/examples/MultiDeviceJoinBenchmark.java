@@ -356,13 +356,13 @@ public final class MultiDeviceJoinBenchmark {
   }
 
   /** Build rows [first, first + count): key i / matchesPerKey, payload i. */
-  private static DeviceBatch buildRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
+  static DeviceBatch buildRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
     return new DeviceBatch(List.of(longs(backend, count, first, i -> i / args.matchesPerKey(), stream),
         longs(backend, count, first, i -> i, stream)), count);
   }
 
   /** Stream rows [first, first + count): a scrambled key among the build's, payload -i. */
-  private static DeviceBatch streamRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
+  static DeviceBatch streamRows(Backend backend, int first, int count, Args args, DeviceStream stream) {
     return streamRows(backend, count, i -> first + i, args, stream);
   }
 
@@ -380,7 +380,7 @@ public final class MultiDeviceJoinBenchmark {
   }
 
   /** The first column of each share as its key (null for none). */
-  private static List<JoinKeys> keysOf(List<DeviceBatch> shares) {
+  static List<JoinKeys> keysOf(List<DeviceBatch> shares) {
     List<JoinKeys> keys = new ArrayList<>();
     for (DeviceBatch share : shares) keys.add(share == null ? null : JoinKeys.of(share.column(0)));
     return keys;
@@ -468,7 +468,7 @@ public final class MultiDeviceJoinBenchmark {
     return millis;
   }
 
-  private static double median(List<Double> values) {
+  static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);
     sorted.sort(null);
     return sorted.get(sorted.size() / 2);
