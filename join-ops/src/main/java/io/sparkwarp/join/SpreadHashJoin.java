@@ -177,7 +177,7 @@ public final class SpreadHashJoin implements StreamedJoin {
       List<Scattered> scattered = scatterShares(buildShares, buildKeys, buildLayout);
       try {
         List<List<BatchRange>> inputs = buildInputs(scattered);
-        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), gather(d, inputs.get(d)), buildLayout,
+        parts.addAll(onEachDevice(d -> new SpreadPart(devices.get(d), pull(d, inputs.get(d)), buildLayout,
             nullSafe, type, buildSide, condition, streamTypes, chunkPairs, streams.get(d)), SpreadPart::close));
       } finally {
         Closeables.closeAll(scattered);  // every device has read its ranges
@@ -309,7 +309,7 @@ public final class SpreadHashJoin implements StreamedJoin {
   }
 
   /**
-   * Device e's stream rows gathered there and probed, a batch for each table ({@link #route}); returns the output,
+   * Device e's stream rows pulled there and probed, a batch for each table ({@link #route}); returns the output,
    * at home or on e.
    */
   private List<DeviceBatch> probe(int e, Map<Integer, List<BatchRange>> byTable, SpreadLayout layout,
@@ -319,7 +319,7 @@ public final class SpreadHashJoin implements StreamedJoin {
       for (Map.Entry<Integer, List<BatchRange>> entry : byTable.entrySet()) {
         int table = entry.getKey();
         SpreadPart target = table == e ? parts.get(e) : replicas.get(e).get(table);
-        try (DeviceBatch rows = gather(e, entry.getValue())) {
+        try (DeviceBatch rows = pull(e, entry.getValue())) {
           target.join().join(layout.rows(rows), layout.keys(rows, nullSafe),
               b -> result.add(outputHome ? move(e, home, b) : b));
         }
@@ -441,7 +441,7 @@ public final class SpreadHashJoin implements StreamedJoin {
   private void replicate(int d) {
     for (int e = 0; e < devices.size(); e++) {
       if (e == d || replicas.get(e).containsKey(d)) continue;
-      DeviceBatch copy = gather(e, List.of(BatchRange.whole(parts.get(d).rowsAndKeys())));
+      DeviceBatch copy = pull(e, List.of(BatchRange.whole(parts.get(d).rowsAndKeys())));
       replicas.get(e).put(d, new SpreadPart(devices.get(e), copy, buildLayout, nullSafe, type, buildSide, condition,
           streamTypes, chunkPairs, streams.get(e)));
     }
@@ -451,7 +451,7 @@ public final class SpreadHashJoin implements StreamedJoin {
    * {@code ranges} (rows of finished batches on any of the devices) concatenated into one new batch on device e, read
    * across the link where they lie on another device; finished before this returns, so their owners may free them.
    */
-  private DeviceBatch gather(int e, List<BatchRange> ranges) {
+  private DeviceBatch pull(int e, List<BatchRange> ranges) {
     try {
       return BatchConcatenator.concatRanges(devices.get(e), ranges, streams.get(e));
     } finally {
