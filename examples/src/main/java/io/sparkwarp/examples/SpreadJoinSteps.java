@@ -87,14 +87,10 @@ public final class SpreadJoinSteps {
         build.add(MultiDeviceJoinBenchmark.buildRows(devices.get(d), first, n, shape, streams.get(d)));
         stream.add(MultiDeviceJoinBenchmark.streamRows(devices.get(d), first, n, shape, streams.get(d)));
       }
-      for (Backend device : devices) {
-        for (Backend peer : devices) {
-          // enables CUDA peer access, as SpreadHashJoin's constructor does, before the first pull reads a peer
-          if (device != peer && !device.readsPeerMemory(peer)) {
-            throw new IllegalStateException(device.description() + " cannot read " + peer.description()
-                + "'s memory: the spread join's pulls need it");
-          }
-        }
+      // enables CUDA peer access, as SpreadHashJoin's constructor does, before the first pull reads a peer
+      if (!Backends.readEachOther(devices)) {
+        throw new IllegalStateException("the devices do not all read each other's memory: the spread join's pulls "
+            + "need it");
       }
       steps = new SpreadJoinSteps(devices, streams);
       for (int run = 0; run <= RUNS; run++) {

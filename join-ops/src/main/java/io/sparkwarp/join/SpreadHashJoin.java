@@ -1,6 +1,7 @@
 package io.sparkwarp.join;
 
 import io.sparkwarp.kernels.Backend;
+import io.sparkwarp.kernels.Backends;
 import io.sparkwarp.kernels.Closeables;
 import io.sparkwarp.kernels.DeviceStream;
 import io.sparkwarp.kernels.batch.BatchConcatenator;
@@ -137,12 +138,10 @@ public final class SpreadHashJoin implements StreamedJoin {
         throw new IllegalArgumentException("a join spread over devices of kinds " + devices.get(home).kind()
             + " and " + device.kind());
       }
-      for (Backend peer : devices) {
-        if (peer != device && !device.readsPeerMemory(peer)) {
-          throw new IllegalArgumentException("a join spread over devices that do not read each other's memory: "
-              + device.description() + " and " + peer.description());
-        }
-      }
+    }
+    if (!Backends.readEachOther(devices)) {
+      throw new IllegalArgumentException("a join spread over devices that do not all read each other's memory: "
+          + devices.stream().map(Backend::description).toList());
     }
     this.devices = List.copyOf(devices);
     this.home = home;

@@ -148,11 +148,7 @@ public final class GpuRuntime {
    */
   public synchronized boolean devicesReadEachOther() {
     if (devicesReadEachOther == null) {
-      boolean all = true;
-      for (GpuDevice a : devices) {
-        for (GpuDevice b : devices) all &= a == b || a.backend().readsPeerMemory(b.backend());
-      }
-      devicesReadEachOther = all;
+      devicesReadEachOther = Backends.readEachOther(devices.stream().map(GpuDevice::backend).toList());
     }
     return devicesReadEachOther;
   }
