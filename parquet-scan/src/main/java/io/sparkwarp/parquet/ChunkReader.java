@@ -9,9 +9,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -20,7 +18,7 @@ import org.apache.hadoop.fs.Path;
  * than another request) unless a range asks to join only adjacent ones (pages chosen by the column indexes: the
  * pages between are what the scan leaves out), and the merged ranges are cut into pieces of at most {@link #PIECE}
  * read by the reader threads in parallel with positioned reads, every file's at once, each file through its own
- * stream.
+ * {@link PieceReader}.
  */
 final class ChunkReader {
   /** Bytes between two ranges below which they are read as one. */
@@ -80,21 +78,32 @@ final class ChunkReader {
    * @throws CorruptParquetException naming the first file that could not be read
    */
   static void read(List<Path> files, Layout layout, Configuration conf, HostBlock block, ExecutorService threads) {
-    List<FSDataInputStream> streams = new ArrayList<>();
+    read(files, layout, PieceReader.of(conf), block, threads);
+  }
+
+  /** As {@link #read(List, Layout, Configuration, HostBlock, ExecutorService)}, each file opened by {@code opener}. */
+  static void read(List<Path> files, Layout layout, PieceReader.Opener opener, HostBlock block,
+      ExecutorService threads) {
+    List<PieceReader> readers = new ArrayList<>();
     List<List<Future<Void>>> pieces = new ArrayList<>();
     CorruptParquetException failure = null;
     for (int f = 0; f < files.size() && failure == null; f++) {
       List<Future<Void>> own = new ArrayList<>();
       pieces.add(own);
       try {
-        FSDataInputStream in = files.get(f).getFileSystem(conf).open(files.get(f));
-        streams.add(in);
+        PieceReader in = opener.open(files.get(f));
+        readers.add(in);
         for (long[] m : layout.reads().get(f)) {
-          for (long at = m[0]; at < m[1]; at += PIECE) {
+          // pieces end at multiples of PIECE in the file, so only a read's ends cut a checksum chunk
+          for (long at = m[0], next; at < m[1]; at = next) {
+            next = Math.min(m[1], (at / PIECE + 1) * PIECE);
             long from = at;
-            int n = (int) Math.min(PIECE, m[1] - at);
+            int n = (int) (next - at);
             long host = block.address() + m[2] + (at - m[0]);
-            own.add(threads.submit(() -> readPiece(in, from, n, host)));
+            own.add(threads.submit(() -> {
+              in.read(from, n, host);
+              return null;
+            }));
           }
         }
       } catch (IOException | RuntimeException e) {
@@ -117,9 +126,9 @@ final class ChunkReader {
         }
       }
     }
-    for (int f = 0; f < streams.size(); f++) {
+    for (int f = 0; f < readers.size(); f++) {
       try {
-        streams.get(f).close();
+        readers.get(f).close();
       } catch (IOException e) {
         if (failure == null) failure = cannotRead(files.get(f), e);
       }
@@ -130,17 +139,5 @@ final class ChunkReader {
 
   private static CorruptParquetException cannotRead(Path file, Throwable cause) {
     return new CorruptParquetException("cannot read parquet file " + file + ": " + cause.getMessage(), cause);
-  }
-
-  /** One positioned read straight into pinned memory, or through a heap buffer when the stream cannot. */
-  private static Void readPiece(FSDataInputStream in, long from, int n, long host) throws IOException {
-    if (in.hasCapability("in:preadbytebuffer")) {
-      in.readFully(from, MemoryUtil.directBuffer(host, n));
-    } else {
-      byte[] buffer = new byte[n];
-      in.readFully(from, buffer, 0, n);
-      MemoryUtil.copyToMemory(buffer, 0, host, n);
-    }
-    return null;
   }
 }
