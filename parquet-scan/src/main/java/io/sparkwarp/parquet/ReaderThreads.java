@@ -6,12 +6,17 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The executor's threads for Parquet I/O: a fixed pool for positioned reads (sized by the first scan that asks), and
- * an unbounded one on which each task's next batch is gathered while the current one is on the device.
+ * The threads for Parquet I/O: on executors a fixed pool for positioned reads (sized by the first scan that asks), and
+ * an unbounded one on which each task's next batch is gathered while the current one is on the device; on the
+ * driver a fixed pool that reads footers at planning.
  */
 final class ReaderThreads {
   private static volatile ExecutorService reads;
   private static final ExecutorService PREFETCH = Executors.newCachedThreadPool(daemon("sparkwarp-parquet-prefetch"));
+  /** Footers read at once while a scan is planned: each read is mostly waiting (a request to an object store). */
+  private static final int FOOTER_THREADS = 16;
+  private static final ExecutorService FOOTERS = Executors.newFixedThreadPool(FOOTER_THREADS,
+      daemon("sparkwarp-parquet-footers"));
 
   private ReaderThreads() {}
 
@@ -28,6 +33,10 @@ final class ReaderThreads {
 
   static ExecutorService prefetch() {
     return PREFETCH;
+  }
+
+  static ExecutorService footers() {
+    return FOOTERS;
   }
 
   private static ThreadFactory daemon(String name) {

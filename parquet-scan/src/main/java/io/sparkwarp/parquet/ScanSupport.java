@@ -2,11 +2,14 @@ package io.sparkwarp.parquet;
 
 import io.sparkwarp.kernels.batch.DeviceType;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.CorruptDeltaByteArrays;
@@ -50,7 +53,9 @@ public final class ScanSupport {
   public record Verdict(Optional<String> whyNot, Set<CompressionCodecName> hostDecompressed) {}
 
   /**
-   * Checks every footer of {@code files} for {@code columns}.
+   * Checks every footer of {@code files} for {@code columns}, read in parallel ({@link ReaderThreads#footers}: a
+   * table of many files, or on an object store, would otherwise hold up planning by a read per file). The first
+   * file in order with a problem gives the reason; the footers after it that were not read yet are not read.
    *
    * @param rebaseCorrected whether Spark reads dates and timestamps as written ({@code CORRECTED} rebase mode);
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
@@ -66,17 +71,36 @@ public final class ScanSupport {
   public static Verdict check(Configuration conf, List<Path> files, List<ScanColumn> columns, boolean caseSensitive,
       boolean rebaseCorrected, boolean int96RebaseCorrected, boolean nanosAsLong,
       Set<CompressionCodecName> deviceCodecs, Set<CompressionCodecName> hostCodecs) {
-    Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
+    List<Future<Verdict>> checks = new ArrayList<>();
     for (Path file : files) {
-      try {
-        Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected,
-            int96RebaseCorrected, nanosAsLong, deviceCodecs, hostCodecs, used);
-        if (why.isPresent()) return new Verdict(Optional.of("file " + file + ": " + why.get()), used);
-      } catch (IOException | RuntimeException e) {
-        return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"), used);
-      }
+      checks.add(ReaderThreads.footers().submit(() -> {
+        Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
+        try {
+          Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected,
+              int96RebaseCorrected, nanosAsLong, deviceCodecs, hostCodecs, used);
+          return new Verdict(why.map(w -> "file " + file + ": " + w), used);
+        } catch (IOException | RuntimeException e) {
+          return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"),
+              used);
+        }
+      }));
     }
-    return new Verdict(Optional.empty(), used);
+    Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
+    try {
+      for (Future<Verdict> check : checks) {
+        Verdict file = check.get();
+        used.addAll(file.hostDecompressed());
+        if (file.whyNot().isPresent()) return new Verdict(file.whyNot(), used);
+      }
+      return new Verdict(Optional.empty(), used);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Verdict(Optional.of("planning was interrupted while the footers were read"), used);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("reading the footers failed", e.getCause());
+    } finally {
+      for (Future<Verdict> check : checks) check.cancel(false);  // those not needed once a file says no
+    }
   }
 
   static ParquetMetadata footer(Configuration conf, Path file) throws IOException {
