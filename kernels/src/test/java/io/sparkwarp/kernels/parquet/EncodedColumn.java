@@ -55,6 +55,8 @@ public final class EncodedColumn {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   /** The encoding of every page outside a dictionary, or null for one of the type's at random per page. */
   private final PageTable.Kind valueEncoding;
+  /** Rows of every data page while encoding, or 0 for 0 to 3000 at random. */
+  private int pageRows;
 
   private EncodedColumn(ColumnSpec spec, int maxDefinition, PageTable.Kind valueEncoding) {
     this.spec = spec;
@@ -131,9 +133,19 @@ public final class EncodedColumn {
    * {@link #valueEncodings}; null: any of them, per page).
    */
   public static EncodedColumn encode(FieldVector values, ColumnSpec spec, Random rnd, PageTable.Kind valueEncoding) {
+    return encode(values, spec, rnd, valueEncoding, 0);
+  }
+
+  /**
+   * As {@link #encode(FieldVector, ColumnSpec, Random, PageTable.Kind)}, every data page of {@code pageRows} rows
+   * (the last of a run fewer) as parquet-mr's 1 MiB pages hold 10^5 rows and more; 0: 0 to 3000 rows at random.
+   */
+  public static EncodedColumn encode(FieldVector values, ColumnSpec spec, Random rnd, PageTable.Kind valueEncoding,
+      int pageRows) {
     int rows = values.getValueCount();
     int maxDefinition = values.getNullCount() > 0 || rnd.nextBoolean() ? 1 : 0;
     EncodedColumn c = new EncodedColumn(spec, maxDefinition, valueEncoding);
+    c.pageRows = pageRows;
     int row = 0;
     while (row < rows || c.table.count() == 0) {
       int groupRows = Math.min(rows - row, 1 + rnd.nextInt(Math.max(1, rows / 2 + 1)));
@@ -176,7 +188,8 @@ public final class EncodedColumn {
     do {  // an empty row group still gets a page
       boolean encoded = r < start + dictionaryRows;
       int limit = encoded ? start + dictionaryRows : start + rows;
-      int n = rnd.nextInt(8) == 0 ? 0 : Math.min(limit - r, 1 + rnd.nextInt(3000));
+      int n = pageRows > 0 ? Math.min(limit - r, pageRows)
+          : rnd.nextInt(8) == 0 ? 0 : Math.min(limit - r, 1 + rnd.nextInt(3000));
       dataPage(values, r, n, encoded ? dictionary : -1, ids, v2, codec, rnd);
       r += n;
     } while (r < start + rows);

@@ -69,23 +69,34 @@ public final class ParquetMicrobenchmark {
           }
         }
       }
+      // {rows, rows a page}: pages of up to 3000 rows at random (the grid full), then parquet-mr's pages of 1 MiB
+      // and more: all of a column's, and about the twenty of one lineitem column in a scan batch at SF10
       int rows = (int) (scale * 20_000_000);
-      for (DeviceType type : new DeviceType[] {DeviceType.LONG, DeviceType.STRING}) {
-        try (FieldVector values = ParquetTesting.values(type, rows, true, rnd, allocator)) {
-          EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd);
-          try (DeviceBuffer in = ParquetTesting.upload(backend, c.input, stream);
-              DeviceBuffer pages = backend.allocate(c.pages.length, stream)) {
-            backend.parquet().decompress(in, pages, c.blocks, stream);
-            long[] bytes = new long[1];
-            double ms = clock.median(REPEAT, () -> {
-              try (DeviceColumn column = backend.parquet().decode(pages, c.table, c.spec, stream)) {
-                bytes[0] = column.deviceBytes();
-              }
-            });
-            System.out.printf(Locale.ROOT, "decode %s: %d rows in %d pages, %.2f ms, %.2f G rows/s, %.1f GB/s of "
-                + "output%n", type, rows, c.table.count(), ms, rows / ms / 1e6, bytes[0] / ms / 1e6);
-          }
+      int[][] decodeCases = {{rows, 0}, {rows, 1 << 17}, {20 << 17, 1 << 17}};
+      for (int[] decodeCase : decodeCases) {
+        for (DeviceType type : new DeviceType[] {DeviceType.LONG, DeviceType.STRING}) {
+          decode(backend, stream, clock, allocator, type, decodeCase[0], decodeCase[1], rnd);
         }
+      }
+    }
+  }
+
+  /** Decodes {@code rows} nullable values of {@code type} in pages of {@code pageRows} rows (0: at random). */
+  private static void decode(Backend backend, DeviceStream stream, BenchmarkClock clock, RootAllocator allocator,
+      DeviceType type, int rows, int pageRows, Random rnd) {
+    try (FieldVector values = ParquetTesting.values(type, rows, true, rnd, allocator)) {
+      EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd, null, pageRows);
+      try (DeviceBuffer in = ParquetTesting.upload(backend, c.input, stream);
+          DeviceBuffer pages = backend.allocate(c.pages.length, stream)) {
+        backend.parquet().decompress(in, pages, c.blocks, stream);
+        long[] bytes = new long[1];
+        double ms = clock.median(REPEAT, () -> {
+          try (DeviceColumn column = backend.parquet().decode(pages, c.table, c.spec, stream)) {
+            bytes[0] = column.deviceBytes();
+          }
+        });
+        System.out.printf(Locale.ROOT, "decode %s: %d rows in %d pages, %.2f ms, %.2f G rows/s, %.1f GB/s of "
+            + "output%n", type, rows, c.table.count(), ms, rows / ms / 1e6, bytes[0] / ms / 1e6);
       }
     }
   }
