@@ -55,13 +55,14 @@ public final class EncodedColumn {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   /** The encoding of every page outside a dictionary, or null for one of the type's at random per page. */
   private final PageTable.Kind valueEncoding;
-  /** Rows of every data page while encoding, or 0 for 0 to 3000 at random. */
-  private int pageRows;
+  /** Rows of every data page, or 0 for 0 to 3000 at random. */
+  private final int pageRows;
 
-  private EncodedColumn(ColumnSpec spec, int maxDefinition, PageTable.Kind valueEncoding) {
+  private EncodedColumn(ColumnSpec spec, int maxDefinition, PageTable.Kind valueEncoding, int pageRows) {
     this.spec = spec;
     this.table = new PageTable(maxDefinition);
     this.valueEncoding = valueEncoding;
+    this.pageRows = pageRows;
     this.input = null;
     this.pages = null;
   }
@@ -69,6 +70,7 @@ public final class EncodedColumn {
   private EncodedColumn(EncodedColumn built) {
     this.spec = built.spec;
     this.valueEncoding = built.valueEncoding;
+    this.pageRows = built.pageRows;
     this.table = built.table;
     this.input = built.in.toByteArray();
     this.pages = built.out.toByteArray();
@@ -120,7 +122,7 @@ public final class EncodedColumn {
 
   /** The non-null values of {@code values} as one page's values in {@code kind} (not PLAIN nor a dictionary's). */
   static byte[] valuesOnly(FieldVector values, ColumnSpec spec, PageTable.Kind kind, Random rnd) {
-    return new EncodedColumn(spec, 0, kind).encoded(kind, values, 0, values.getValueCount(), rnd);
+    return new EncodedColumn(spec, 0, kind, 0).encoded(kind, values, 0, values.getValueCount(), rnd);
   }
 
   /** Encodes every row of {@code values} (nullable when it has nulls or at random). */
@@ -144,8 +146,7 @@ public final class EncodedColumn {
       int pageRows) {
     int rows = values.getValueCount();
     int maxDefinition = values.getNullCount() > 0 || rnd.nextBoolean() ? 1 : 0;
-    EncodedColumn c = new EncodedColumn(spec, maxDefinition, valueEncoding);
-    c.pageRows = pageRows;
+    EncodedColumn c = new EncodedColumn(spec, maxDefinition, valueEncoding, pageRows);
     int row = 0;
     while (row < rows || c.table.count() == 0) {
       int groupRows = Math.min(rows - row, 1 + rnd.nextInt(Math.max(1, rows / 2 + 1)));
