@@ -10,6 +10,8 @@ import io.sparkwarp.kernels.host.HostBackend;
 import io.sparkwarp.kernels.memory.DeviceBuffer;
 import io.sparkwarp.kernels.testing.BenchmarkClock;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.apache.arrow.memory.RootAllocator;
@@ -23,7 +25,8 @@ import org.apache.arrow.vector.FieldVector;
  * rows/s and GB/s of output. Times: CUDA events around the whole primitive call (table upload, launches, the status
  * read-back), median of 5 after a warm-up. Each result is checked against the host reference first.
  *
- * <p>Run: {@code run.sh main io.sparkwarp.kernels.parquet.ParquetMicrobenchmark [scale=1.0] [--host]}.
+ * <p>Run: {@code run.sh main io.sparkwarp.kernels.parquet.ParquetMicrobenchmark [scale=1.0] [--host] [--decode]};
+ * {@code --decode} runs the decoding cases alone.
  */
 public final class ParquetMicrobenchmark {
   private static final int REPEAT = 5;
@@ -36,7 +39,9 @@ public final class ParquetMicrobenchmark {
 
   public static void main(String[] args) {
     double scale = args.length > 0 && !args[0].startsWith("--") ? Double.parseDouble(args[0]) : 1.0;
-    boolean onHost = args.length > 0 && args[args.length - 1].equals("--host");
+    List<String> flags = Arrays.asList(args);
+    boolean onHost = flags.contains("--host");
+    boolean decodeOnly = flags.contains("--decode");
     try (Backend backend = onHost ? new HostBackend(BackendOptions.defaults()) : CudaBackend.open(BackendOptions.defaults());
         Backend reference = new HostBackend(BackendOptions.defaults());
         DeviceStream stream = backend.newStream();
@@ -48,14 +53,15 @@ public final class ParquetMicrobenchmark {
       // {kind, output bytes, page bytes}: many pages (the grid full), then one page (one warp's latency)
       long[][] cases = {{MIXED, total, 64 << 10}, {MIXED, total, 1 << 20}, {MIXED, 1 << 20, 1 << 20},
           {SORTED_KEYS, total, 1 << 20}, {SORTED_KEYS, 1 << 20, 1 << 20}};
-      for (CompressedBlocks.Codec codec : new CompressedBlocks.Codec[] {CompressedBlocks.Codec.SNAPPY,
-          CompressedBlocks.Codec.LZ4_RAW, CompressedBlocks.Codec.ZSTD}) {
+      CompressedBlocks.Codec[] codecs = decodeOnly ? new CompressedBlocks.Codec[0] : new CompressedBlocks.Codec[] {
+          CompressedBlocks.Codec.SNAPPY, CompressedBlocks.Codec.LZ4_RAW, CompressedBlocks.Codec.ZSTD};
+      for (CompressedBlocks.Codec codec : codecs) {
         for (long[] pageCase : cases) {
           int kind = (int) pageCase[0];
           int pageBytes = (int) pageCase[2];
           EncodedBlocks c = pages(codec, pageCase[1], pageBytes, kind, rnd);
           try (DeviceStream s = reference.newStream()) {
-            if (!java.util.Arrays.equals(c.decompress(reference, s), c.decompress(backend, stream))) {
+            if (!Arrays.equals(c.decompress(reference, s), c.decompress(backend, stream))) {
               throw new AssertionError("decompressed bytes differ from the host reference");
             }
           }
