@@ -1,9 +1,11 @@
 // Parquet on the device: batched decompression of pages (Snappy, LZ4_RAW, Hadoop-framed LZ4, ZSTD or a plain copy) and decoding of one column's pages
 // into the Arrow layout. Host side: io.sparkwarp.kernels.cuda.CudaParquetPrimitives; reference:
 // io.sparkwarp.kernels.host.HostParquetPrimitives. Table layouts: io.sparkwarp.kernels.parquet.CompressedBlocks and
-// PageTable (int64 words). Every kernel gives one warp to one block, page or row and bounds-checks what it reads; a
-// page whose status is not 0 is skipped by the later kernels, and the host raises the error.
+// PageTable (int64 words). Every kernel gives one warp to one block, page or row (the value decoders a block to a
+// page) and bounds-checks what it reads; a page whose status is not 0 is skipped by the later kernels, and the host
+// raises the error.
 #include "sparkwarp/delta_binary_packed.cuh"
+#include "sparkwarp/grid.cuh"
 #include "sparkwarp/delta_byte_array.cuh"
 #include "sparkwarp/lz4.cuh"
 #include "sparkwarp/parquet_status.cuh"
@@ -392,21 +394,39 @@ __device__ __forceinline__ bool page_usable(const PageDesc& d, int64_t pg, int32
   return true;
 }
 
-// Calls f(row, value_index) for each row of a data page, 32 rows at a time, value_index being the row's rank among
-// the page's non-null rows (-1 for a null row).
+// Calls f(row, value_index) for each row of a data page, value_index being the row's rank among the page's non-null
+// rows (-1 for a null row). The block's warps split the page into even runs of 32-row tiles: a page of parquet-mr's
+// 1 MiB holds 10^5 rows or more, a long serial chain of tiles for one warp, and a batch's column has few pages. Every
+// thread of the block calls it for the same page (it synchronises the block).
 template <typename F>
 __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* defined, F f) {
-  int64_t base = 0;
-  for (int64_t tile = 0; tile < d.num_values; tile += 32) {
+  __shared__ int64_t run_non_null[32];  // per warp of the block: the non-null rows of its run
+  const int warp = static_cast<int>(threadIdx.x >> 5);
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const int64_t tiles = (d.num_values + 31) / 32;
+  const int64_t per_warp = (tiles + warps - 1) / warps;
+  const int64_t first = min(d.num_values, warp * per_warp * 32);
+  const int64_t last = min(d.num_values, (warp + 1) * per_warp * 32);
+  int64_t count = 0;
+  for (int64_t tile = first; tile < last; tile += 32) {
     const int64_t i = tile + lane_id();
-    const bool valid = i < d.num_values && defined[d.row_start + i] != 0;
+    count += __popc(__ballot_sync(FULL_WARP, i < last && defined[d.row_start + i] != 0));
+  }
+  if (lane_id() == 0) run_non_null[warp] = count;
+  __syncthreads();
+  int64_t base = 0;
+  for (int w = 0; w < warp; w++) base += run_non_null[w];
+  __syncthreads();  // the block's next page writes the counts again
+  for (int64_t tile = first; tile < last; tile += 32) {
+    const int64_t i = tile + lane_id();
+    const bool valid = i < last && defined[d.row_start + i] != 0;
     const uint32_t ballot = __ballot_sync(FULL_WARP, valid);
-    if (i < d.num_values) f(d.row_start + i, valid ? base + __popc(ballot & lanemask_lt()) : -1);
+    if (i < last) f(d.row_start + i, valid ? base + __popc(ballot & lanemask_lt()) : -1);
     base += __popc(ballot);
   }
 }
 
-// One warp per data page: fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows to byte/short
+// One block per data page (for_each_row): fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows to byte/short
 // or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later);
 // unsigned 64-bit integers fill 16 bytes, their upper 8 zero (other values wider than 8 bytes sign-extend).
 // BYTE_STREAM_SPLIT values gather their bytes from the page's streams, a lane a value (each stream read coalesced).
@@ -415,9 +435,9 @@ extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDe
                                               const int32_t* indices, const int64_t* deltas,
                                               const int64_t* value_start, uint8_t* out, int32_t out_width,
                                               int32_t* status) {
-  for_each_warp_tile(page_count, [&](int64_t pg) {
+  for_each_block_tile(page_count, [&](int64_t pg) {
     const PageDesc d = table[pg];
-    if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;
+    if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;  // alike for the whole block
     const int width = physical_width(physical, type_length);
     const int64_t values = value_start[pg];
     const int64_t dictionary = d.kind == DICTIONARY_ENCODED ? value_start[d.link] : 0;
@@ -475,16 +495,16 @@ extern "C" __global__ void sw_pq_pack_bits(const uint8_t* bytes, int64_t n, uint
   });
 }
 
-// One warp per data page of byte arrays: each row's string slot for sw_pq_string_copy (-1 for null, and for the rows
+// One block per data page of byte arrays (for_each_row): each row's string slot for sw_pq_string_copy (-1 for null, and for the rows
 // of DELTA_BYTE_ARRAY pages, which sw_pq_delta_strings writes) and length (the offsets before their scan); total
 // accumulates the column's bytes, so the host can refuse a column past 2^31 - 1 bytes.
 extern "C" __global__ void sw_pq_string_lengths(const PageDesc* table, int32_t page_count, const uint8_t* defined,
                                                 const int32_t* indices, const int32_t* slot_len, int64_t rows,
                                                 int32_t* lengths, int32_t* row_slot,
                                                 unsigned long long* total, int32_t* status) {
-  for_each_warp_tile(page_count, [&](int64_t pg) {
+  for_each_block_tile(page_count, [&](int64_t pg) {
     const PageDesc d = table[pg];
-    if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;
+    if (d.kind == DICTIONARY_PAGE || !page_usable(d, pg, status)) return;  // alike for the whole block
     const int64_t dictionary_slots = d.kind == DICTIONARY_ENCODED ? rows + table[d.link].link : 0;
     int64_t bytes = 0;
     for_each_row(d, defined, [&](int64_t row, int64_t k) {

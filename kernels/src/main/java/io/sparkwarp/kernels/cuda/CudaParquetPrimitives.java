@@ -21,10 +21,11 @@ import java.util.Set;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * {@link ParquetPrimitives} as launches of {@code parquet.cu}, a warp per block or page. A batch stages every table in
- * pinned memory and uploads them at once, launches the decompression and each column's decoding, and reads every
- * status word (and each string column's byte total, to size its data) back in its one wait; the strings' lengths then
- * become offsets ({@code scan.cu}) and their bytes are copied. Decompressing or decoding alone is a batch of one.
+ * {@link ParquetPrimitives} as launches of {@code parquet.cu}, a warp per block or page (a block per page to decode
+ * its values). A batch stages every table in pinned memory and uploads them at once, launches the decompression and
+ * each column's decoding, and reads every status word (and each string column's byte total, to size its data) back
+ * in its one wait; the strings' lengths then become offsets ({@code scan.cu}) and their bytes are copied.
+ * Decompressing or decoding alone is a batch of one.
  */
 final class CudaParquetPrimitives implements ParquetPrimitives {
   /**
@@ -208,7 +209,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
       if (strings) {
         column.validity = backend.allocate((rows + 7) / 8, stream);
         column.offsets = backend.allocate(4L * (rows + 1), stream);
-        stringLengths.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().address(tableAddress)
+        stringLengths.launchGridStride((long) CudaKernel.BLOCK * Math.max(1, count), s, new KernelArgs().address(tableAddress)
             .i32(count).address(base + scratch.defined).address(base + scratch.indices)
             .address(base + scratch.slotLength).i64(rows).pointer(column.offsets).address(base + scratch.rowSlot)
             .address(staged + at.total()).address(status));
@@ -218,7 +219,7 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
       column.done = DeviceColumn.allocate(backend, type, rows, 0, stream);
       boolean bits = type.isBitPacked();
       long out = bits ? base + scratch.bits : column.done.data().address();
-      decodeFixed.launchGridStride(32L * Math.max(1, count), s, new KernelArgs().pointer(pages).address(tableAddress)
+      decodeFixed.launchGridStride((long) CudaKernel.BLOCK * Math.max(1, count), s, new KernelArgs().pointer(pages).address(tableAddress)
           .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).address(base + scratch.defined)
           .address(base + scratch.indices).address(base + scratch.deltas).address(base + scratch.valueStart)
           .address(out).i32(bits ? 1 : type.width()).address(status));
