@@ -9,6 +9,7 @@
 #include "sparkwarp/delta_byte_array.cuh"
 #include "sparkwarp/lz4.cuh"
 #include "sparkwarp/parquet_status.cuh"
+#include "sparkwarp/plain_byte_array.cuh"
 #include "sparkwarp/rle_hybrid.cuh"
 #include "sparkwarp/snappy.cuh"
 #include "sparkwarp/snappy_fragments.cuh"
@@ -108,23 +109,6 @@ __device__ __forceinline__ int64_t int96_micros(const uint8_t* p) {
   const int64_t day = static_cast<int32_t>(load_le(p + 8, 4));
   const uint64_t micros = static_cast<uint64_t>(day - 2440588) * 86400000000ULL + static_cast<uint64_t>(nanos / 1000);
   return static_cast<int64_t>(micros);
-}
-
-// Walks `count` PLAIN byte arrays (4-byte length, then bytes) from pages[start] to pages[end], recording each one's
-// first byte and length in slot s0 + k. Serial by nature: each length says where the next begins.
-__device__ int32_t walk_strings(const uint8_t* pages, int64_t start, int64_t end, int64_t count, int32_t* slot_start,
-                                int32_t* slot_len, int64_t s0) {
-  int64_t p = start;
-  for (int64_t k = 0; k < count; k++) {
-    if (p + 4 > end) return PQ_TRUNCATED;
-    const int64_t n = static_cast<int32_t>(load_le(pages + p, 4));
-    if (n < 0) return PQ_BAD_LENGTH;
-    if (p + 4 + n > end) return PQ_TRUNCATED;
-    slot_start[s0 + k] = static_cast<int32_t>(p + 4);
-    slot_len[s0 + k] = static_cast<int32_t>(n);
-    p += 4 + n;
-  }
-  return PQ_OK;
 }
 
 // Fixed-length DELTA_BYTE_ARRAY values, each `width` (<= 8) bytes, rebuilt from their prefixes and suffixes into
@@ -285,8 +269,7 @@ extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* t
     int32_t err = PQ_OK;
     if (d.kind == DICTIONARY_PAGE) {
       if (physical == P_BYTES) {
-        if (lane == 0) err = walk_strings(pages, d.offset, end, d.num_values, slot_start, slot_len, rows + d.link);
-        err = __shfl_sync(FULL_WARP, err, 0);
+        err = plain_byte_array_warp(pages, d.offset, end, d.num_values, slot_start, slot_len, rows + d.link);
       } else if (d.num_values * width > d.bytes) {
         err = PQ_TRUNCATED;
       }
@@ -346,8 +329,7 @@ extern "C" __global__ void sw_pq_prepare(const uint8_t* pages, const PageDesc* t
       else if ((end - values) / width < non_null) err = PQ_TRUNCATED;
     } else if (err == PQ_OK && d.kind == PLAIN) {
       if (physical == P_BYTES) {
-        if (lane == 0) err = walk_strings(pages, values, end, non_null, slot_start, slot_len, d.row_start);
-        err = __shfl_sync(FULL_WARP, err, 0);
+        err = plain_byte_array_warp(pages, values, end, non_null, slot_start, slot_len, d.row_start);
       } else if ((physical == P_BOOLEAN ? (non_null + 7) / 8 : non_null * width) > end - values) {
         err = PQ_TRUNCATED;
       }

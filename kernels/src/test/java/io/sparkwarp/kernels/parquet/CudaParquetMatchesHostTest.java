@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
@@ -24,7 +25,8 @@ import org.xerial.snappy.Snappy;
  * {@code parquet.cu} against the host reference on fresh random input: Snappy, LZ4_RAW, Hadoop-framed LZ4 and ZSTD blocks
  * of every shape, columns of every type in every page shape and codec, columns in each of DELTA_LENGTH_BYTE_ARRAY,
  * DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the same inputs with flipped bytes (both backends must raise, or both
- * decode to the same bytes or column), and batches of such columns decoded together.
+ * decode to the same bytes or column), and batches of such columns decoded together; pages of parquet-mr's size and
+ * strings of up to 12,000 bytes.
  */
 @Tag("gpu")
 class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
@@ -153,6 +155,41 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
             VectorAssertions.assertVectorEquals(fromHost, fromCuda, what);
           }
         }
+      }
+    }
+  }
+
+  /**
+   * Pages of 2^17 rows, as parquet-mr's 1 MiB pages hold (a block's warps split each page), and PLAIN strings longer
+   * than the 4 KiB window the walk reads through (plain_byte_array.cuh), intact and with flipped bytes.
+   */
+  @Test
+  void largePagesAndLongStringsMatch() {
+    for (DeviceType type : RandomVectors.allTypes()) {
+      try (FieldVector values = ParquetTesting.values(type, 300_000, rnd.nextBoolean(), rnd, allocator)) {
+        EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(type, rnd), rnd, null, 1 << 17);
+        String what = type + " in pages of 2^17 rows as " + c.spec;
+        try (FieldVector fromHost = decoded(host, c); FieldVector fromCuda = decoded(cuda, c)) {
+          VectorAssertions.assertVectorEquals(values, fromHost, what + " (host)");
+          VectorAssertions.assertVectorEquals(fromHost, fromCuda, what);
+        }
+      }
+    }
+    for (int round = 0; round < 20; round++) {
+      try (VarCharVector values = new VarCharVector("long", allocator)) {
+        int rows = 1 + rnd.nextInt(3000);
+        values.allocateNew(rows);
+        for (int r = 0; r < rows; r++) {
+          if (rnd.nextInt(10) == 0) continue;  // null
+          byte[] bytes = new byte[rnd.nextInt(4) == 0 ? rnd.nextInt(12_000) : rnd.nextInt(60)];
+          rnd.nextBytes(bytes);
+          values.setSafe(r, bytes);
+        }
+        values.setValueCount(rows);
+        EncodedColumn c = EncodedColumn.encode(values, EncodedColumn.specFor(DeviceType.STRING, rnd), rnd,
+            round % 2 == 0 ? PageTable.Kind.PLAIN : null, rnd.nextBoolean() ? 0 : 1 << 10);
+        if (round % 4 == 3) Corruption.flip(c.input, rnd);
+        assertBothRaiseOrMatch(c, "long strings round " + round);
       }
     }
   }
