@@ -281,7 +281,11 @@ class CudaParquetMatchesHostTest extends CudaVsHostTestBase {
         Decoded fromHost = Decoded.on(host, batch, allocator);
         Decoded fromCuda = Decoded.on(cuda, batch, allocator);
         try {
-          if (fromCuda.error() != null && fromHost.error() == null && stricterOnDevice(batch.blocks())) continue;
+          // the device may reject a damaged ZSTD block the host inflates (stricterOnDevice), and the host may then
+          // fail on the pages of what it inflated: both raise, at different places
+          boolean deviceRejectsBlock = fromCuda.error() != null && (fromHost.error() == null
+              || fromCuda.error().column() < 0 && fromHost.error().column() >= 0);
+          if (deviceRejectsBlock && stricterOnDevice(batch.blocks())) continue;
           assertEquals(fromHost.error() == null, fromCuda.error() == null, what + ": host " + fromHost.error()
               + ", cuda " + fromCuda.error());
           if (fromHost.error() != null) {
