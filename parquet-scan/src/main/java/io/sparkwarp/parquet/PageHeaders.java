@@ -21,7 +21,9 @@ import org.apache.parquet.schema.PrimitiveType;
  * blocks to decompress and an entry of the column's page table: a dictionary page, a data page v1 (one block: its
  * levels and values are compressed together) or v2 (its levels stored as they are, its values compressed apart).
  * Data pages without a row the column indexes kept are left out. Page checksums, when the writer stored them, are
- * verified here on the compressed bytes.
+ * verified here on the compressed bytes where the chunk asks for it (parquet-mr's
+ * {@code parquet.page.verify-checksum.enabled}, off by default, so Spark's reader skips them too: at SF10 they were
+ * two thirds of the CPU time of walking a batch's headers).
  */
 final class PageHeaders {
   private PageHeaders() {}
@@ -29,10 +31,11 @@ final class PageHeaders {
   /**
    * Where a chunk lies (in host memory, and in the batch's upload) and what it holds; {@code onDevice}: whether the
    * device decompresses its pages, else the reader thread inflates them; {@code kept}: the rows of its row group to
-   * read (null: all).
+   * read (null: all); {@code verifyChecksums}: whether the pages' checksums are checked.
    */
   record Chunk(BatchTables.Owner owner, long address, long uploadOffset, long length, CompressionCodecName codec,
-      boolean onDevice, PrimitiveType.PrimitiveTypeName type, long valueCount, RowRanges kept) {
+      boolean onDevice, PrimitiveType.PrimitiveTypeName type, long valueCount, RowRanges kept,
+      boolean verifyChecksums) {
     /** Whether the data page of rows [first, first + rows) of the row group holds a kept row. */
     boolean keeps(long first, long rows) {
       return kept == null || kept.isOverlapping(first, first + rows - 1);
@@ -102,7 +105,7 @@ final class PageHeaders {
     if (stored < 0 || size < 0 || data + stored > chunk.length()) {
       throw new CorruptChunkException("a page of " + stored + " bytes past the end of its column chunk");
     }
-    if (h.isSetCrc()) verify(bytes, data, stored, h.getCrc());
+    if (chunk.verifyChecksums() && h.isSetCrc()) verify(bytes, data, stored, h.getCrc());
     switch (h.getType()) {
       case DICTIONARY_PAGE -> {
         DictionaryPageHeader d = h.getDictionary_page_header();

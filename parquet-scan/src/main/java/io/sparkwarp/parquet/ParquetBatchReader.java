@@ -66,6 +66,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
   private final ScanSettings settings;
   /** Runs before the first device work of each batch (the task takes its GPU place there). */
   private final Runnable beforeDeviceWork;
+  /** Whether page checksums are verified: as Spark's reader, by parquet-mr's parquet.page.verify-checksum.enabled. */
+  private final boolean verifyPageChecksums;
   private List<Plan> plans;
   private int nextPlan;
   private Future<Gathered> pending;
@@ -100,6 +102,7 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
     this.columns = columns;
     this.settings = settings;
     this.beforeDeviceWork = beforeDeviceWork;
+    this.verifyPageChecksums = HadoopReadOptions.builder(conf).build().usePageChecksumVerification();
   }
 
   /** One batch to make: row groups of one or more files, which decode alike. */
@@ -456,7 +459,8 @@ public final class ParquetBatchReader implements Iterator<DeviceBatch>, AutoClos
             long offset = offsets[range++];
             PageHeaders.Chunk pages = new PageHeaders.Chunk(owner, read.address() + offset, offset, piece.length(),
                 codec(chunk.getCodec()), DeviceCodecs.onDevice(chunk.getCodec(), settings.deviceCodecs()),
-                chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount(), group.kept());
+                chunk.getPrimitiveType().getPrimitiveTypeName(), chunk.getValueCount(), group.kept(),
+                verifyPageChecksums);
             if (piece.firstRow() == Piece.WHOLE_CHUNK) {
               PageHeaders.parse(pages, tables);
             } else {

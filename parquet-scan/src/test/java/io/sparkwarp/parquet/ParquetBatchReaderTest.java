@@ -2,6 +2,7 @@ package io.sparkwarp.parquet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -45,6 +46,7 @@ import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
@@ -64,7 +66,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
       CompressionCodecName.SNAPPY, CompressionCodecName.LZ4, CompressionCodecName.LZ4_RAW, CompressionCodecName.GZIP,
       CompressionCodecName.ZSTD);
   private final Random rnd = new Random();
-  private final Configuration conf = new Configuration();
+  /** Page checksums verified (parquet-mr's setting, off by default): the flipped-byte tests count on them. */
+  private final Configuration conf = verifying(true);
 
   @TempDir
   Path dir;
@@ -124,6 +127,43 @@ class ParquetBatchReaderTest extends BackendTestBase {
         assertTrue(e.getMessage().contains(f.path.toString()), e.getMessage());
       }
     }
+  }
+
+  /**
+   * A flipped byte in a page of a file without Hadoop's checksum file: its page checksum fails the read only where
+   * parquet-mr's parquet.page.verify-checksum.enabled asks for it, as Spark's reader (off by default); otherwise the
+   * pages decode or fail for what the byte broke, never for the checksum.
+   */
+  @Test
+  void pageChecksumsAreVerifiedWhereAsked() throws Exception {
+    for (int round = 0; round < 10; round++) {
+      TestFiles f = TestFiles.write(dir.resolve("k.parquet"), 1 + rnd.nextInt(3000), false, false,
+          CompressionCodecName.UNCOMPRESSED, rnd);
+      Path file = Path.of(f.path.toUri());
+      Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+      List<long[]> pages = PageRegions.of(f.path);
+      long[] page = pages.get(rnd.nextInt(pages.size()));
+      if (page[1] == page[0]) continue;
+      byte[] bytes = Files.readAllBytes(file);
+      bytes[(int) (page[0] + rnd.nextInt((int) (page[1] - page[0])))] ^= (byte) (1 << rnd.nextInt(8));
+      Files.write(file, bytes);
+      List<FileSplit> splits = List.of(new FileSplit(f.path.toUri().toString(), 0, bytes.length));
+      CorruptParquetException verified = assertThrows(CorruptParquetException.class, () -> read(backend, stream,
+          splits, new int[1], Long.MAX_VALUE, TestFiles.COLUMNS, RowGroupPredicate.NONE, verifying(true)));
+      assertTrue(verified.getMessage().contains("checksum"), verified.getMessage());
+      try {
+        read(backend, stream, splits, new int[1], Long.MAX_VALUE, TestFiles.COLUMNS, RowGroupPredicate.NONE,
+            verifying(false));
+      } catch (CorruptParquetException e) {
+        assertFalse(e.getMessage().contains("checksum"), e.getMessage());
+      }
+    }
+  }
+
+  private static Configuration verifying(boolean pageChecksums) {
+    Configuration conf = new Configuration();
+    conf.setBoolean(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, pageChecksums);
+    return conf;
   }
 
   @Test
