@@ -377,12 +377,14 @@ __device__ __forceinline__ bool page_usable(const PageDesc& d, int64_t pg, int32
 }
 
 // Calls f(row, value_index) for each row of a data page, value_index being the row's rank among the page's non-null
-// rows (-1 for a null row). The block's warps split the page into even runs of 32-row tiles: a page of parquet-mr's
-// 1 MiB holds 10^5 rows or more, a long serial chain of tiles for one warp, and a batch's column has few pages. Every
+// rows (-1 for a null row). The block's warps split the page into even runs of 32-row tiles: a page holds up to
+// 20,000 rows (parquet-mr's limit), 10^5 and more from writers that cut pages by size alone, a long serial chain of
+// tiles for one warp, and a batch's column has few pages. Every
 // thread of the block calls it for the same page (it synchronises the block).
 template <typename F>
 __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* defined, F f) {
-  __shared__ int64_t run_non_null[32];  // per warp of the block: the non-null rows of its run
+  // per warp of the block: the non-null rows of its run (static, so that the CPU emulation shares it in a block too)
+  static __shared__ int64_t run_non_null[32];
   const int warp = static_cast<int>(threadIdx.x >> 5);
   const int warps = static_cast<int>(blockDim.x >> 5);
   const int64_t tiles = (d.num_values + 31) / 32;

@@ -2,7 +2,8 @@
 // io.sparkwarp.kernels.parquet.ParquetKernelsOnCpuTest wrote: compressed input with its block table, the page table
 // of one column, and what the host backend made of it (the decompressed pages and the column's buffers, or that it
 // raised). Runs the kernels in the order CudaParquetPrimitives launches them (the offsets' scan done here) with two
-// blocks of two warps (decompression: one block), and compares every buffer byte for byte. Prints each difference;
+// blocks of two warps (decompression: one block; the kernels with static shared memory, whose one copy here all
+// threads share, a block at a time), and compares every buffer byte for byte. Prints each difference;
 // exits 1 if there was any.
 //
 // usage: parquet_on_cpu CASE_DIR
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
     const int64_t slots = rows + dictionary_entries;  // PageTable.stringSlots at most
     Buffer status(4 * page_count), defined(rows), indices(4 * rows), value_start(8 * page_count), slot_start(4 * slots),
         slot_len(4 * slots), validity((rows + 7) / 8), deltas(8 * rows);
-    launch(BLOCKS, THREADS, [&] {
+    launch_blocks_in_turn(BLOCKS, THREADS, [&] {
       sw_pq_prepare(pages.data, table->as<PageDesc>(), page_count, physical, type_length, defined.data,
                     indices.as<int32_t>(), deltas.as<int64_t>(), value_start.as<int64_t>(),
                     slot_start.as<int32_t>(), slot_len.as<int32_t>(), rows, status.as<int32_t>());
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
     if (out_width >= 0) {
       const int width = out_width == 0 ? 1 : out_width;
       Buffer out(rows * width), data(out_width == 0 ? (rows + 7) / 8 : rows * width);
-      launch(BLOCKS, THREADS, [&] {
+      launch_blocks_in_turn(BLOCKS, THREADS, [&] {
         sw_pq_decode_fixed(pages.data, table->as<PageDesc>(), page_count, physical, type_length, defined.data,
                            indices.as<int32_t>(), deltas.as<int64_t>(), value_start.as<int64_t>(), out.data, width,
                            status.as<int32_t>());
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
     } else {
       Buffer offsets(4 * (rows + 1)), row_slot(4 * rows), total(8);
       *total.as<unsigned long long>() = 0;
-      launch(BLOCKS, THREADS, [&] {
+      launch_blocks_in_turn(BLOCKS, THREADS, [&] {
         sw_pq_string_lengths(table->as<PageDesc>(), page_count, defined.data, indices.as<int32_t>(),
                              slot_len.as<int32_t>(), rows, offsets.as<int32_t>(), row_slot.as<int32_t>(),
                              total.as<unsigned long long>(), status.as<int32_t>());
