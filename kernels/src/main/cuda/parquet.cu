@@ -5,8 +5,8 @@
 // page) and bounds-checks what it reads; a page whose status is not 0 is skipped by the later kernels, and the host
 // raises the error.
 #include "sparkwarp/delta_binary_packed.cuh"
-#include "sparkwarp/grid.cuh"
 #include "sparkwarp/delta_byte_array.cuh"
+#include "sparkwarp/grid.cuh"
 #include "sparkwarp/lz4.cuh"
 #include "sparkwarp/parquet_status.cuh"
 #include "sparkwarp/plain_byte_array.cuh"
@@ -379,8 +379,8 @@ __device__ __forceinline__ bool page_usable(const PageDesc& d, int64_t pg, int32
 // Calls f(row, value_index) for each row of a data page, value_index being the row's rank among the page's non-null
 // rows (-1 for a null row). The block's warps split the page into even runs of 32-row tiles: a page holds up to
 // 20,000 rows (parquet-mr's limit), 10^5 and more from writers that cut pages by size alone, a long serial chain of
-// tiles for one warp, and a batch's column has few pages. Every
-// thread of the block calls it for the same page (it synchronises the block).
+// tiles for one warp, and a batch's column has few pages. Every thread of the block calls it for the same page (it
+// synchronises the block).
 template <typename F>
 __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* defined, F f) {
   // per warp of the block: the non-null rows of its run (static, so that the CPU emulation shares it in a block too)
@@ -410,9 +410,10 @@ __device__ __forceinline__ void for_each_row(const PageDesc& d, const uint8_t* d
   }
 }
 
-// One block per data page (for_each_row): fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows to byte/short
-// or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each (packed later);
-// unsigned 64-bit integers fill 16 bytes, their upper 8 zero (other values wider than 8 bytes sign-extend).
+// One block per data page (for_each_row): fixed-width values into out (out_width bytes each; nulls 0). INT32 narrows
+// to byte/short or widens to a 64-bit decimal, fixed-length decimals are big-endian, booleans become one byte each
+// (packed later); unsigned 64-bit integers fill 16 bytes, their upper 8 zero (other values wider than 8 bytes
+// sign-extend).
 // BYTE_STREAM_SPLIT values gather their bytes from the page's streams, a lane a value (each stream read coalesced).
 extern "C" __global__ void sw_pq_decode_fixed(const uint8_t* pages, const PageDesc* table, int32_t page_count,
                                               int32_t physical, int32_t type_length, const uint8_t* defined,
@@ -479,9 +480,9 @@ extern "C" __global__ void sw_pq_pack_bits(const uint8_t* bytes, int64_t n, uint
   });
 }
 
-// One block per data page of byte arrays (for_each_row): each row's string slot for sw_pq_string_copy (-1 for null, and for the rows
-// of DELTA_BYTE_ARRAY pages, which sw_pq_delta_strings writes) and length (the offsets before their scan); total
-// accumulates the column's bytes, so the host can refuse a column past 2^31 - 1 bytes.
+// One block per data page of byte arrays (for_each_row): each row's string slot for sw_pq_string_copy (-1 for null,
+// and for the rows of DELTA_BYTE_ARRAY pages, which sw_pq_delta_strings writes) and length (the offsets before their
+// scan); total accumulates the column's bytes, so the host can refuse a column past 2^31 - 1 bytes.
 extern "C" __global__ void sw_pq_string_lengths(const PageDesc* table, int32_t page_count, const uint8_t* defined,
                                                 const int32_t* indices, const int32_t* slot_len, int64_t rows,
                                                 int32_t* lengths, int32_t* row_slot,

@@ -18,8 +18,9 @@ constexpr int PLAIN_WALK_WARPS = 8;
 
 // Walks `count` PLAIN byte arrays from pages[start] to pages[end], recording each one's first byte and length in
 // slot s0 + k. Called by the whole warp (a warp of a block of at most PLAIN_WALK_WARPS warps); status on every lane.
-__device__ __forceinline__ int32_t plain_byte_array_warp(const uint8_t* pages, int64_t start, int64_t end, int64_t count,
-                                                         int32_t* slot_start, int32_t* slot_len, int64_t s0) {
+__device__ __forceinline__ int32_t plain_byte_array_warp(const uint8_t* pages, int64_t start, int64_t end,
+                                                         int64_t count, int32_t* slot_start, int32_t* slot_len,
+                                                         int64_t s0) {
   static __shared__ uint32_t windows[PLAIN_WALK_WARPS][PLAIN_WINDOW_WORDS];  // static: one a block on the CPU too
   uint32_t* window = windows[threadIdx.x / 32];
   const int lane = lane_id();

@@ -374,12 +374,7 @@ class ParquetScanTest extends GpuTestBase {
     try (Stream<Path> files = Files.list(dir)) {
       file = files.filter(f -> f.toString().endsWith(".parquet") && sizeOf(f) > 10_000).findFirst().orElseThrow();
     }
-    List<long[]> pages = PageRegions.of(new org.apache.hadoop.fs.Path(file.toUri()));
-    byte[] bytes = Files.readAllBytes(file);
-    long[] page = pages.get(rnd.nextInt(pages.size()));
-    int at = (int) (page[0] + rnd.nextInt((int) (page[1] - page[0])));
-    bytes[at] ^= (byte) (1 << rnd.nextInt(8));
-    Files.write(file, bytes);
+    PageRegions.flipBit(new org.apache.hadoop.fs.Path(file.toUri()), rnd);
     Exception e = assertThrows(Exception.class, () -> withConf(Map.of(QueryCheck.ENABLED, "true"),
         () -> spark().sql("SELECT * FROM pq_corrupt").collectAsList()));
     StringBuilder messages = new StringBuilder();

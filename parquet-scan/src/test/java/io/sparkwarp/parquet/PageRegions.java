@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.format.PageHeader;
@@ -36,5 +37,19 @@ public final class PageRegions {
       }
     }
     return out;
+  }
+
+  /**
+   * Flips one random bit in the data of one random page of {@code file}, in place (a checksum file beside it is left
+   * as it was, so it no longer matches); returns the file's length.
+   */
+  public static long flipBit(Path file, Random rnd) throws IOException {
+    List<long[]> pages = of(file);
+    long[] page = pages.get(rnd.nextInt(pages.size()));
+    java.nio.file.Path local = java.nio.file.Path.of(file.toUri());
+    byte[] bytes = Files.readAllBytes(local);
+    bytes[(int) (page[0] + rnd.nextInt((int) (page[1] - page[0])))] ^= (byte) (1 << rnd.nextInt(8));
+    Files.write(local, bytes);
+    return bytes.length;
   }
 }

@@ -112,16 +112,9 @@ class ParquetBatchReaderTest extends BackendTestBase {
     for (int round = 0; round < 40; round++) {
       TestFiles f = TestFiles.write(dir.resolve("c.parquet"), 1 + rnd.nextInt(3000), false, rnd.nextBoolean(),
           CODECS.get(rnd.nextInt(CODECS.size())), rnd);
-      List<long[]> pages = PageRegions.of(f.path);
-      Path file = Path.of(f.path.toUri());
-      byte[] bytes = Files.readAllBytes(file);
-      long[] page = pages.get(rnd.nextInt(pages.size()));
-      if (page[1] == page[0]) continue;
-      int at = (int) (page[0] + rnd.nextInt((int) (page[1] - page[0])));
-      bytes[at] ^= (byte) (1 << rnd.nextInt(8));
-      Files.write(file, bytes);
+      long length = PageRegions.flipBit(f.path, rnd);
       try {
-        read(List.of(new FileSplit(f.path.toUri().toString(), 0, bytes.length))).forEach(r -> { });
+        read(List.of(new FileSplit(f.path.toUri().toString(), 0, length))).forEach(r -> { });
         fail("a flipped bit in page data was not found (checksums are on)");
       } catch (CorruptParquetException e) {
         assertTrue(e.getMessage().contains(f.path.toString()), e.getMessage());
@@ -141,13 +134,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
           CompressionCodecName.UNCOMPRESSED, rnd);
       Path file = Path.of(f.path.toUri());
       Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
-      List<long[]> pages = PageRegions.of(f.path);
-      long[] page = pages.get(rnd.nextInt(pages.size()));
-      if (page[1] == page[0]) continue;
-      byte[] bytes = Files.readAllBytes(file);
-      bytes[(int) (page[0] + rnd.nextInt((int) (page[1] - page[0])))] ^= (byte) (1 << rnd.nextInt(8));
-      Files.write(file, bytes);
-      List<FileSplit> splits = List.of(new FileSplit(f.path.toUri().toString(), 0, bytes.length));
+      long length = PageRegions.flipBit(f.path, rnd);
+      List<FileSplit> splits = List.of(new FileSplit(f.path.toUri().toString(), 0, length));
       CorruptParquetException verified = assertThrows(CorruptParquetException.class, () -> read(backend, stream,
           splits, new int[1], Long.MAX_VALUE, TestFiles.COLUMNS, RowGroupPredicate.NONE, verifying(true)));
       assertTrue(verified.getMessage().contains("checksum"), verified.getMessage());
@@ -358,11 +346,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
       }
       TestFiles bad = files.get(2);
       Path file = Path.of(bad.path.toUri());
-      List<long[]> pages = PageRegions.of(bad.path);
-      long[] page = pages.get(rnd.nextInt(pages.size()));
-      byte[] bytes = Files.readAllBytes(file);
-      bytes[(int) (page[0] + rnd.nextInt((int) (page[1] - page[0])))] ^= (byte) (1 << rnd.nextInt(8));
-      Files.write(file, bytes);
+      PageRegions.flipBit(bad.path, rnd);
       if (round % 2 == 1) {  // without Hadoop's own checksum of the file, the page checksums find it
         Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
       }

@@ -209,8 +209,8 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
       if (strings) {
         column.validity = backend.allocate((rows + 7) / 8, stream);
         column.offsets = backend.allocate(4L * (rows + 1), stream);
-        stringLengths.launchGridStride((long) CudaKernel.BLOCK * Math.max(1, count), s, new KernelArgs().address(tableAddress)
-            .i32(count).address(base + scratch.defined).address(base + scratch.indices)
+        stringLengths.launchGridStride((long) CudaKernel.BLOCK * Math.max(1, count), s, new KernelArgs()
+            .address(tableAddress).i32(count).address(base + scratch.defined).address(base + scratch.indices)
             .address(base + scratch.slotLength).i64(rows).pointer(column.offsets).address(base + scratch.rowSlot)
             .address(staged + at.total()).address(status));
         return column;
@@ -219,10 +219,10 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
       column.done = DeviceColumn.allocate(backend, type, rows, 0, stream);
       boolean bits = type.isBitPacked();
       long out = bits ? base + scratch.bits : column.done.data().address();
-      decodeFixed.launchGridStride((long) CudaKernel.BLOCK * Math.max(1, count), s, new KernelArgs().pointer(pages).address(tableAddress)
-          .i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength()).address(base + scratch.defined)
-          .address(base + scratch.indices).address(base + scratch.deltas).address(base + scratch.valueStart)
-          .address(out).i32(bits ? 1 : type.width()).address(status));
+      decodeFixed.launchGridStride((long) CudaKernel.BLOCK * Math.max(1, count), s, new KernelArgs().pointer(pages)
+          .address(tableAddress).i32(count).i32(spec.physical().ordinal()).i32(spec.typeLength())
+          .address(base + scratch.defined).address(base + scratch.indices).address(base + scratch.deltas)
+          .address(base + scratch.valueStart).address(out).i32(bits ? 1 : type.width()).address(status));
       if (bits) pack(base + scratch.bits, rows, column.done.data(), s);
       pack(base + scratch.defined, rows, column.done.validity(), s);
       column.scratch.close();  // in stream order, after the launches above
