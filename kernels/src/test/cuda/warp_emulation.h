@@ -1,5 +1,5 @@
 // The CUDA features the kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
-// code: every GPU thread is an OS thread, all blocks of a launch run at once, warp collectives and __syncthreads are
+// code: every GPU thread is an OS thread (kept for the next launch), all blocks of a launch run at once, warp collectives and __syncthreads are
 // barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
 // hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
 // parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp, partition_on_cpu.cpp and sort_on_cpu.cpp (the last two
@@ -7,11 +7,14 @@
 #pragma once
 #include <atomic>
 #include <barrier>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -35,11 +38,15 @@ inline int max(int a, int b) { return a > b ? a : b; }
 inline thread_local dim3 threadIdx, blockIdx;
 inline dim3 blockDim, gridDim;
 
-// What the lanes of one warp exchange at a collective.
+// What the lanes of one warp exchange at a collective: two sets of values used in turn, so that one barrier a
+// collective suffices (a lane writes the set of collective k + 1 only after every lane passed k's barrier, so after
+// every lane read the set of k - 1).
 struct EmulatedWarp {
   std::barrier<> arrived{32};
-  uint64_t value[32];
+  uint64_t value[2][32];
 };
+// Which of its warp's value sets the lane's next collective uses.
+inline thread_local int this_phase;
 inline thread_local EmulatedWarp* this_warp;
 inline thread_local std::barrier<>* this_block;
 
@@ -52,10 +59,11 @@ inline void require_full_mask(unsigned mask) {
 
 // Every lane's v, after all 32 have given theirs.
 inline void exchange(uint64_t v, uint64_t (&all)[32]) {
-  this_warp->value[threadIdx.x & 31] = v;
+  uint64_t (&set)[32] = this_warp->value[this_phase];
+  this_phase ^= 1;
+  set[threadIdx.x & 31] = v;
   this_warp->arrived.arrive_and_wait();
-  memcpy(all, this_warp->value, sizeof all);
-  this_warp->arrived.arrive_and_wait();  // nobody overwrites a value before everyone has read it
+  memcpy(all, set, sizeof all);
 }
 
 inline unsigned __ballot_sync(unsigned mask, int p) {
@@ -129,6 +137,62 @@ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v)
 inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline unsigned long long __ldg(const unsigned long long* p) { return *p; }
 
+// The OS threads that run the lanes of launches, kept from one launch to the next: creating a thread for every lane
+// of every launch took most of the emulation's time.
+class LaneThreads {
+ public:
+  ~LaneThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    started_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  // Runs lane(i) for every i in [0, count), each on a thread of its own, all at once; returns when all returned.
+  void run(int count, const std::function<void(int)>& lane) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (static_cast<int>(threads_.size()) < count) {
+      const int index = static_cast<int>(threads_.size());
+      threads_.emplace_back([this, index] { work(index); });
+    }
+    lane_ = &lane;
+    count_ = count;
+    finished_ = 0;
+    generation_++;
+    started_.notify_all();
+    done_.wait(lock, [&] { return finished_ == count_; });
+    lane_ = nullptr;
+  }
+
+ private:
+  void work(int index) {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      started_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+      if (index >= count_) continue;
+      const std::function<void(int)>* lane = lane_;
+      lock.unlock();
+      (*lane)(index);
+      lock.lock();
+      if (++finished_ == count_) done_.notify_one();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable started_, done_;
+  std::vector<std::thread> threads_;
+  const std::function<void(int)>* lane_ = nullptr;
+  int count_ = 0, finished_ = 0;
+  uint64_t generation_ = 0;
+  bool stopping_ = false;
+};
+inline LaneThreads lane_threads;
+
 // Runs kernel() as the threads of blocks [first, first + count) of a grid of `blocks` x `threads`, all at once.
 template <typename Kernel>
 void launch_blocks(int first, int count, int blocks, int threads, Kernel kernel) {
@@ -140,19 +204,15 @@ void launch_blocks(int first, int count, int blocks, int threads, Kernel kernel)
     block_barriers.push_back(std::make_unique<std::barrier<>>(threads));
     warps.push_back(std::make_unique<std::vector<EmulatedWarp>>(threads / 32));
   }
-  std::vector<std::thread> all;
-  for (int b = 0; b < count; b++) {
-    for (int t = 0; t < threads; t++) {
-      all.emplace_back([&, b, t] {
-        threadIdx.x = t;
-        blockIdx.x = first + b;
-        this_warp = &(*warps[b])[t / 32];
-        this_block = block_barriers[b].get();
-        kernel();
-      });
-    }
-  }
-  for (std::thread& t : all) t.join();
+  lane_threads.run(count * threads, [&](int i) {
+    const int b = i / threads, t = i % threads;
+    threadIdx.x = t;
+    blockIdx.x = first + b;
+    this_warp = &(*warps[b])[t / 32];
+    this_phase = 0;
+    this_block = block_barriers[b].get();
+    kernel();
+  });
 }
 
 // Runs kernel() as every thread of a grid of `blocks` x `threads`.

@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -39,12 +41,13 @@ class ParquetKernelsOnCpuTest {
     CpuKernelHarness harness = CpuKernelHarness.compile("parquet_on_cpu", work);
     try (HostBackend host = new HostBackend(BackendOptions.defaults()); DeviceStream stream = host.newStream();
         RootAllocator allocator = new RootAllocator()) {
+      List<Path> cases = new ArrayList<>();  // written one by one, then run at once
       int index = 0;
       for (int kind = 0; kind < LzInputs.KINDS; kind++) {  // blocks alone, intact and damaged
         for (boolean corrupt : new boolean[] {false, true}) {
           Path dir = work.resolve("case" + index++);
           writeBlocks(host, stream, compressedBlocks(kind, corrupt), dir);
-          harness.run(dir, seed);
+          cases.add(dir);
         }
       }
       // Snappy blocks of several 64 KiB fragments (the device's fragment split): snappy-java's, and streams whose
@@ -52,7 +55,7 @@ class ParquetKernelsOnCpuTest {
       for (boolean corrupt : new boolean[] {false, true}) {
         Path dir = work.resolve("case" + index++);
         writeBlocks(host, stream, fragmentedSnappyBlocks(corrupt), dir);
-        harness.run(dir, seed);
+        cases.add(dir);
       }
       // a column of every type, intact and damaged (each page's codec at random: the emulated LZ4 warps are what
       // this test spends its time on, so the blocks above cover the codecs and these one column each)
@@ -63,7 +66,7 @@ class ParquetKernelsOnCpuTest {
             if (corrupt) Corruption.flip(c.input, rnd);
             Path dir = work.resolve("case" + index++);
             write(host, stream, c, dir);
-            harness.run(dir, seed);
+            cases.add(dir);
           }
         }
       }
@@ -76,7 +79,7 @@ class ParquetKernelsOnCpuTest {
             if (corrupt) Corruption.flip(c.input, rnd);
             Path dir = work.resolve("case" + index++);
             write(host, stream, c, dir);
-            harness.run(dir, seed);
+            cases.add(dir);
           }
         }
       }
@@ -88,10 +91,11 @@ class ParquetKernelsOnCpuTest {
             if (small) ParquetTesting.shrinkMillis(spec, values);
             Path dir = work.resolve("case" + index++);
             write(host, stream, EncodedColumn.encode(values, spec, rnd), dir);
-            harness.run(dir, seed);
+            cases.add(dir);
           }
         }
       }
+      harness.runAll(cases, seed);
     }
   }
 

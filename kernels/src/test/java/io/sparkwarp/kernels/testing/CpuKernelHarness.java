@@ -9,6 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,6 +58,35 @@ public final class CpuKernelHarness {
     execute(List.of(binary.toString(), dir.toString()), dir.resolve("log.txt"), "seed " + seed);
   }
 
+  /**
+   * Runs the harness over the cases in {@code dirs}, as many at once as the machine has cores (each run is one
+   * process whose emulated lanes mostly wait on each other); fails with the first case's failure, after every run.
+   */
+  public void runAll(List<Path> dirs, long seed) throws Exception {
+    ExecutorService runs = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+    try {
+      List<Future<?>> results = new ArrayList<>();
+      for (Path dir : dirs) {
+        results.add(runs.submit(() -> {
+          run(dir, seed);
+          return null;
+        }));
+      }
+      Throwable first = null;
+      for (Future<?> result : results) {
+        try {
+          result.get();
+        } catch (ExecutionException e) {
+          if (first == null) first = e.getCause();
+        }
+      }
+      if (first instanceof Error error) throw error;
+      if (first != null) throw (Exception) first;
+    } finally {
+      runs.shutdownNow();
+    }
+  }
+
   /** Writes one case's files into a folder. */
   public interface CaseWriter<C> {
     void write(C c, Path dir) throws Exception;
@@ -66,11 +99,13 @@ public final class CpuKernelHarness {
   public <C extends AutoCloseable> void runCases(List<C> cases, CaseWriter<C> writer, Path work, long seed)
       throws Exception {
     try {
+      List<Path> dirs = new ArrayList<>();
       for (int i = 0; i < cases.size(); i++) {
         Path dir = work.resolve("case" + i);
         writer.write(cases.get(i), dir);
-        run(dir, seed);
+        dirs.add(dir);
       }
+      runAll(dirs, seed);
     } finally {
       for (C c : cases) c.close();
     }
