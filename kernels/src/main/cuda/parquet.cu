@@ -188,16 +188,18 @@ extern "C" __global__ void sw_pq_decompress(const uint8_t* input, uint8_t* outpu
                     });
 }
 
-// The split of Snappy blocks of several fragments (snappy_fragments.cuh), a warp a block: each one's fragment slots
-// from first_slot[b] on get their stream offsets, and its status SNAPPY_BY_FRAGMENTS or SNAPPY_BY_WARP.
-extern "C" __global__ void sw_pq_snappy_split(const uint8_t* input, const BlockDesc* blocks, int32_t count,
-                                              const int64_t* first_slot, int64_t* slot_source, int32_t* status) {
-  for_each_warp_tile(count, [&](int64_t b) {
+// The split of Snappy blocks of several fragments (snappy_fragments.cuh), a thread block a Snappy block: each one's
+// fragment slots from first_slot[b] on get their stream offsets, and its status SNAPPY_BY_FRAGMENTS or SNAPPY_BY_WARP.
+extern "C" __global__ void __launch_bounds__(BLOCK_CHAIN_THREADS)
+    sw_pq_snappy_split(const uint8_t* input, const BlockDesc* blocks, int32_t count, const int64_t* first_slot,
+                       int64_t* slot_source, int32_t* status) {
+  static __shared__ SnappySplitScratch scratch;
+  for_each_block_tile(count, [&](int64_t b) {
     if (!split_block(first_slot, b)) return;
     const BlockDesc d = blocks[b];
     const bool split = snappy_split_fragments(input + d.source, d.source_bytes, d.target_bytes,
-                                              slot_source + first_slot[b], first_slot[b + 1] - first_slot[b]);
-    if (lane_id() == 0) status[b] = split ? SNAPPY_BY_FRAGMENTS : SNAPPY_BY_WARP;
+                                              slot_source + first_slot[b], first_slot[b + 1] - first_slot[b], scratch);
+    if (threadIdx.x == 0) status[b] = split ? SNAPPY_BY_FRAGMENTS : SNAPPY_BY_WARP;
   });
 }
 

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   const int64_t* first_slot = fragments->bytes == 0 ? nullptr : fragments->as<int64_t>();
   Buffer pages(pages_bytes), block_status(4 * block_count), slot_source(first_slot ? 8 * first_slot[block_count] : 0);
   if (first_slot != nullptr) {
-    launch(1, THREADS, [&] {
+    launch_blocks_in_turn(BLOCKS, THREADS, [&] {
       sw_pq_snappy_split(input->data, blocks->as<BlockDesc>(), block_count, first_slot, slot_source.as<int64_t>(),
                          block_status.as<int32_t>());
     });

@@ -18,7 +18,7 @@
 
 namespace sparkwarp {
 
-// The element that would start at window byte `lane` (w0 holds byte `lane`, w1 byte `lane + 32` of a window).
+// An element as its header declares it.
 struct SnappyCandidate {
   int32_t header;   // bytes of its tag and length/offset fields
   bool literal;     // whose bytes follow the header
@@ -27,6 +27,25 @@ struct SnappyCandidate {
   __device__ int64_t stored() const { return header + (literal ? length : 0); }
 };
 
+// The element whose tag is `tag`, the first byte after the tag `b1`, the 4 bytes after it in `after` (little-endian,
+// b1 lowest; 0 past the stream).
+__device__ __forceinline__ SnappyCandidate snappy_element(uint32_t tag, uint32_t b1, uint64_t after) {
+  switch (tag & 3) {
+    case 0: {
+      const uint32_t n = tag >> 2;
+      if (n < 60) return {1, true, static_cast<int64_t>(n) + 1, 0};
+      const int bytes = static_cast<int>(n) - 59;  // 60..63: the length - 1 follows in 1 to 4 bytes
+      const uint64_t v = bytes == 4 ? after : after & ((1ull << (8 * bytes)) - 1);
+      return {1 + bytes, true, static_cast<int64_t>(v) + 1, 0};
+    }
+    case 1: return {2, false, static_cast<int64_t>(((tag >> 2) & 7) + 4), ((tag >> 5) << 8) | b1};
+    case 2: return {3, false, static_cast<int64_t>((tag >> 2) + 1), static_cast<uint32_t>(after & 0xffff)};
+    default: return {5, false, static_cast<int64_t>((tag >> 2) + 1), static_cast<uint32_t>(after)};
+  }
+}
+
+// The element that would start at window byte `lane` of a warp's register window (w0 holds byte `lane`, w1 byte
+// `lane + 32`).
 __device__ __forceinline__ SnappyCandidate snappy_candidate(uint32_t w0, uint32_t w1) {
   const int lane = lane_id();
   uint32_t next[4];  // the 4 bytes after this lane's tag
@@ -37,20 +56,8 @@ __device__ __forceinline__ SnappyCandidate snappy_candidate(uint32_t w0, uint32_
     const uint32_t hi = __shfl_sync(FULL_WARP, w1, at & 31);
     next[k] = at < 32 ? lo : hi;
   }
-  const uint32_t tag = w0;
   const uint64_t after = next[0] | (next[1] << 8) | (next[2] << 16) | (static_cast<uint64_t>(next[3]) << 24);
-  switch (tag & 3) {
-    case 0: {
-      const uint32_t n = tag >> 2;
-      if (n < 60) return {1, true, static_cast<int64_t>(n) + 1, 0};
-      const int bytes = static_cast<int>(n) - 59;  // 60..63: the length - 1 follows in 1 to 4 bytes
-      const uint64_t v = bytes == 4 ? after : after & ((1ull << (8 * bytes)) - 1);
-      return {1 + bytes, true, static_cast<int64_t>(v) + 1, 0};
-    }
-    case 1: return {2, false, static_cast<int64_t>(((tag >> 2) & 7) + 4), ((tag >> 5) << 8) | next[0]};
-    case 2: return {3, false, static_cast<int64_t>((tag >> 2) + 1), static_cast<uint32_t>(after & 0xffff)};
-    default: return {5, false, static_cast<int64_t>((tag >> 2) + 1), static_cast<uint32_t>(after)};
-  }
+  return snappy_element(w0, next[0], after);
 }
 
 // One round of the element stream, parsed from the window of src[pos..]: up to 32 elements, lane k holding the k-th.
