@@ -1,9 +1,9 @@
 // The CUDA features the kernels use, emulated on the CPU so that CI (which has no GPU) runs the kernels' own
-// code: every GPU thread is an OS thread (kept for the next launch), all blocks of a launch run at once, warp collectives and __syncthreads are
-// barriers. A collective must be reached by all 32 lanes with the full mask, as on the GPU; one that a lane skips
-// hangs here instead of misbehaving silently (the test's timeout reports it). Used by strings_on_cpu.cpp,
-// parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp, partition_on_cpu.cpp and sort_on_cpu.cpp (the last two
-// through grouping_on_cpu.h), and substring_on_cpu.cpp.
+// code: every GPU thread is an OS thread (kept for the next launch), all blocks of a launch run at once, warp
+// collectives and __syncthreads are barriers. A collective must be reached by all 32 lanes with the full mask, as on
+// the GPU; one that a lane skips hangs here instead of misbehaving silently (the test's timeout reports it). Used by
+// strings_on_cpu.cpp, parquet_on_cpu.cpp, int192_on_cpu.cpp, aggregate_on_cpu.cpp, partition_on_cpu.cpp and
+// sort_on_cpu.cpp (the last two through grouping_on_cpu.h), and substring_on_cpu.cpp.
 #pragma once
 #include <atomic>
 #include <barrier>

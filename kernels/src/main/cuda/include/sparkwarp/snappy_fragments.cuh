@@ -14,11 +14,8 @@
 #include <cstdint>
 #include "block_chain.cuh"
 #include "block_scan.cuh"
-#include "lz_round.cuh"
-#include "lz_window.cuh"
 #include "parquet_status.cuh"
 #include "snappy.cuh"
-#include "warp.cuh"
 
 namespace sparkwarp {
 
@@ -51,7 +48,7 @@ struct SnappySplitScratch {
 // element that starts at output i * SNAPPY_FRAGMENT_BYTES, or -1 where an element runs across that point. Returns
 // whether the block parsed cleanly to dst_len bytes (if not, the slots mean nothing). The whole block parses
 // (block_chain.cuh): up to blockDim.x elements a step from a window of 2 * blockDim.x stream bytes, where a warp's
-// round takes 32 (the split of a 1 MiB page of sorted keys, 250,000 elements of 2 bytes, was one warp's 10 ms).
+// round takes 32 (a 1 MiB page of sorted keys holds 250,000 elements of 2 bytes).
 // Every thread of the block calls it with the same arguments.
 __device__ bool snappy_split_fragments(const uint8_t* __restrict__ src, int64_t src_len, int64_t dst_len,
                                        int64_t* slot_source, int64_t slots, SnappySplitScratch& s) {

@@ -154,8 +154,8 @@ final class CudaParquetPrimitives implements ParquetPrimitives {
     try (DeviceBuffer slotSource = backend.allocate(8L * slots, stream)) {  // freed in stream order
       long firstSlot = firstSlots == null ? 0 : device.address() + staged.firstSlots();
       if (firstSlots != null) {  // Snappy blocks of several fragments: split (a block each), then a warp a fragment
-        snappySplit.launchGridStride((long) CudaKernel.BLOCK * count, s, new KernelArgs().pointer(input).address(table).i32(count)
-            .address(firstSlot).pointer(slotSource).address(status));
+        snappySplit.launchGridStride((long) CudaKernel.BLOCK * count, s, new KernelArgs().pointer(input)
+            .address(table).i32(count).address(firstSlot).pointer(slotSource).address(status));
         snappyFragments.launchGridStride(32L * slots, shared, s, new KernelArgs().pointer(input).pointer(output)
             .address(table).i32(count).address(firstSlot).pointer(slotSource).i32(RING_BYTES).address(status));
       }
