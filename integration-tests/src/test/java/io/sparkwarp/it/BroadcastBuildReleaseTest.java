@@ -75,7 +75,7 @@ class BroadcastBuildReleaseTest extends GpuTestBase {
     assertEquals(build, BroadcastBuilds.deviceBytes(id), "kept while the broadcast lives");
 
     broadcast.destroy();
-    waitFor(() -> SparkEnv.get().blockManager().getStatus(new BroadcastBlockId(id, "piece0")).isEmpty(),
+    waitFor(() -> SparkEnv.get().blockManager().blockInfoManager().get(new BroadcastBlockId(id, "piece0")).isEmpty(),
         "Spark removes the broadcast's blocks");
     // any task's end frees it: run small jobs until one has
     waitFor(() -> {

@@ -20,7 +20,7 @@ import org.apache.spark.sql.execution.joins.HashedRelation;
 import org.apache.spark.sql.execution.joins.LongHashedRelation;
 import org.apache.spark.sql.execution.joins.UnsafeHashedRelation;
 import org.apache.spark.sql.execution.joins.ValueRowWithKeyIndex;
-import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.BlockInfoManager;
 import org.apache.spark.storage.BroadcastBlockId;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -86,12 +86,14 @@ public final class BroadcastBuilds {
   /**
    * Whether broadcast {@code id} still has a block in this executor's BlockManager: its first piece (every
    * executor that read the broadcast stores the pieces it fetched, and the driver the pieces it wrote) or its
-   * value. RemoveBroadcast removes them all.
+   * value. RemoveBroadcast removes them all. Asks the block info table only: BlockManager.getStatus also reads the
+   * block's size from the memory store, which races with a removal in progress (contains, then get) and threw a
+   * NullPointerException inside a task here.
    */
   private static boolean present(long id) {
-    BlockManager blocks = SparkEnv.get().blockManager();
-    return blocks.getStatus(new BroadcastBlockId(id, "piece0")).isDefined()
-        || blocks.getStatus(new BroadcastBlockId(id, "")).isDefined();
+    BlockInfoManager blocks = SparkEnv.get().blockManager().blockInfoManager();
+    return blocks.get(new BroadcastBlockId(id, "piece0")).isDefined()
+        || blocks.get(new BroadcastBlockId(id, "")).isDefined();
   }
 
   /** Puts the broadcast on the device and builds its hash table; on any failure, nothing of it is left there. */
