@@ -40,6 +40,25 @@ class TpchBenchmarkTest {
   }
 
   @Test
+  void plansEachQueryOnBothSides() {
+    TpchBenchmark.Args args = TpchBenchmark.Args.parse("0.002", dir.resolve("data").toString(), "host", "2",
+        "Q6,Q3");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<PlanningBenchmark.QueryPlanning> results = PlanningBenchmark.run(spark, args,
+        new PrintStream(out, true, StandardCharsets.UTF_8));
+    String table = out.toString(StandardCharsets.UTF_8);
+
+    assertTrue(table.contains("plugin active; per side 2 untimed, median of 2"), table);
+    assertTrue(table.contains("all 2: off "), table);
+    assertEquals(List.of("Q6 forecasting revenue change", "Q3 shipping priority"),
+        results.stream().map(PlanningBenchmark.QueryPlanning::name).toList());
+    for (PlanningBenchmark.QueryPlanning q : results) {
+      assertTrue(q.offMillis() > 0 && q.onMillis() > 0, q.toString());
+    }
+    assertEquals("true", spark.conf().get(CpuGpuRun.ENABLED, "true"), "the plugin's setting left as it was");
+  }
+
+  @Test
   void timesEachQueryOnBothSidesAndWritesResultsThatReadBack() {
     // a filter, a three-way join, a join with a prefix LIKE
     TpchBenchmark.Args args = TpchBenchmark.Args.parse("0.002", dir.resolve("data").toString(), "host", "1",
