@@ -26,8 +26,9 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Planning-time check that the device can read every file of a scan: each footer is read on the driver and every
- * needed column chunk checked for its type, codec and page encodings. The first problem found is the reason the
+ * Planning-time check that the device can read every file of a scan: each footer is read on the driver (once while
+ * the file stays as listed: {@link FooterCache}) and every needed column chunk checked for its type, codec and page
+ * encodings. The first problem found is the reason the
  * scan stays on Spark's reader.
  */
 public final class ScanSupport {
@@ -38,6 +39,9 @@ public final class ScanSupport {
   private static final String SPARK_VERSION = "org.apache.spark.version";
   private static final String LEGACY_DATETIME = "org.apache.spark.legacyDateTime";
   private static final String LEGACY_INT96 = "org.apache.spark.legacyINT96";
+
+  /** The footers the check read, in this JVM (the driver's). */
+  private static final FooterCache FOOTERS = new FooterCache(FooterCache.MAX_CHUNKS);
 
   /** Decompressed page bytes one batch may hold: the device tables address them with int32 offsets. */
   static final long MAX_BATCH_BYTES = Integer.MAX_VALUE;
@@ -54,8 +58,9 @@ public final class ScanSupport {
 
   /**
    * Checks every footer of {@code files} for {@code columns}, read in parallel ({@link ReaderThreads#footers}: a
-   * table of many files, or on an object store, would otherwise hold up planning by a read per file). The first
-   * file in order with a problem gives the reason; the footers after it that were not read yet are not read.
+   * table of many files, or on an object store, would otherwise hold up planning by a read per file) unless read for
+   * an earlier plan ({@link FooterCache}). The first file in order with a problem gives the reason; the footers after
+   * it that were not read yet are not read.
    *
    * @param rebaseCorrected whether Spark reads dates and timestamps as written ({@code CORRECTED} rebase mode);
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
@@ -68,16 +73,17 @@ public final class ScanSupport {
    * @param hostCodecs the codecs reader threads may decompress when the device does not; chunks of other codecs keep
    *     the scan on the CPU
    */
-  public static Verdict check(Configuration conf, List<Path> files, List<ScanColumn> columns, boolean caseSensitive,
-      boolean rebaseCorrected, boolean int96RebaseCorrected, boolean nanosAsLong,
+  public static Verdict check(Configuration conf, List<ListedFile> files, List<ScanColumn> columns,
+      boolean caseSensitive, boolean rebaseCorrected, boolean int96RebaseCorrected, boolean nanosAsLong,
       Set<CompressionCodecName> deviceCodecs, Set<CompressionCodecName> hostCodecs) {
     List<Future<Verdict>> checks = new ArrayList<>();
-    for (Path file : files) {
+    for (ListedFile listed : files) {
+      Path file = listed.path();
       checks.add(ReaderThreads.footers().submit(() -> {
         Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
         try {
-          Optional<String> why = whyNot(footer(conf, file), columns, caseSensitive, rebaseCorrected,
-              int96RebaseCorrected, nanosAsLong, deviceCodecs, hostCodecs, used);
+          Optional<String> why = whyNot(FOOTERS.footer(listed, () -> footer(conf, file)), columns, caseSensitive,
+              rebaseCorrected, int96RebaseCorrected, nanosAsLong, deviceCodecs, hostCodecs, used);
           return new Verdict(why.map(w -> "file " + file + ": " + w), used);
         } catch (IOException | RuntimeException e) {
           return new Verdict(Optional.of("the footer of " + file + " could not be read (" + e.getMessage() + ")"),

@@ -85,8 +85,8 @@ class ParquetBatchReaderTest extends BackendTestBase {
         for (CompressionCodecName codec : CODECS) {
           TestFiles f = TestFiles.write(dir.resolve("f" + index++ + ".parquet"), rnd.nextInt(6000), v2, dictionary,
               codec, rnd);
-          Optional<String> why = ScanSupport.check(conf, List.of(f.path), TestFiles.COLUMNS, true, true, true, false,
-              DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot();
+          Optional<String> why = ScanSupport.check(conf, List.of(ListedFile.of(conf, f.path)), TestFiles.COLUMNS,
+              true, true, true, false, DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot();
           String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           // page v2 stores integers DELTA_BINARY_PACKED, strings and decimals DELTA_BYTE_ARRAY once off dictionary
           assertEquals(Optional.empty(), why, shape);
@@ -235,9 +235,10 @@ class ParquetBatchReaderTest extends BackendTestBase {
           written.add(new Object[] {u == null ? null : new BigInteger(Long.toUnsignedString(u)), ns});
         }
       }
-      assertTrue(ScanSupport.check(conf, List.of(file), columns, true, true, true, false, DeviceCodecs.SUPPORTED,
+      List<ListedFile> listed = List.of(ListedFile.of(conf, file));
+      assertTrue(ScanSupport.check(conf, listed, columns, true, true, true, false, DeviceCodecs.SUPPORTED,
           HostCodecs.SUPPORTED).whyNot().orElseThrow().contains("spark.sql.legacy.parquet.nanosAsLong=true"));
-      assertEquals(Optional.empty(), ScanSupport.check(conf, List.of(file), columns, true, true, true, true,
+      assertEquals(Optional.empty(), ScanSupport.check(conf, listed, columns, true, true, true, true,
           DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot());
       splits.add(new FileSplit(file.toUri().toString(), 0, length(file)));
     }

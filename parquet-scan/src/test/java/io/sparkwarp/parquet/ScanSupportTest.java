@@ -47,8 +47,10 @@ class ScanSupportTest {
         files.add(TestFiles.write(dir.resolve(round + "-" + i + ".parquet"), 1 + rnd.nextInt(50), false, true,
             codec, rnd).path);
       }
+      List<ListedFile> listed = listed(files);
       if (gone >= 0) Files.delete(java.nio.file.Path.of(files.get(gone).toUri()));
-      Optional<String> why = check(files).whyNot();
+      Optional<String> why = ScanSupport.check(new Configuration(), listed, TestFiles.COLUMNS, true, true, true, true,
+          DEVICE, HOST).whyNot();
       assertTrue(why.isPresent());
       String expected = gone >= 0 ? "the footer of " + files.get(firstBad) + " could not be read"
           : "file " + files.get(firstBad) + ": codec GZIP";
@@ -68,8 +70,33 @@ class ScanSupportTest {
     assertEquals(EnumSet.of(CompressionCodecName.ZSTD), verdict.hostDecompressed());
   }
 
-  private static ScanSupport.Verdict check(List<Path> files) {
-    return ScanSupport.check(new Configuration(), files, TestFiles.COLUMNS, true, true, true, true, DEVICE, HOST);
+  /**
+   * A footer read for one plan serves the next while the file stays as listed; a file rewritten in place is read
+   * again, so its new codec is the reason.
+   */
+  @Test
+  void aFileRewrittenInPlaceIsCheckedAgain() throws IOException {
+    java.nio.file.Path file = dir.resolve("rewritten.parquet");
+    Path path = TestFiles.write(file, 40, false, true, CompressionCodecName.SNAPPY, rnd).path;
+    assertEquals(Optional.empty(), check(List.of(path)).whyNot());
+    assertEquals(Optional.empty(), check(List.of(path)).whyNot(), "checked again from the kept footer");
+    long modified = Files.getLastModifiedTime(file).toMillis();
+    Files.delete(file);
+    TestFiles.write(file, 40, false, true, CompressionCodecName.GZIP, rnd);
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(modified + 1000));
+    String why = check(List.of(path)).whyNot().orElseThrow();
+    assertTrue(why.contains("codec GZIP"), why);
+  }
+
+  private static ScanSupport.Verdict check(List<Path> files) throws IOException {
+    return ScanSupport.check(new Configuration(), listed(files), TestFiles.COLUMNS, true, true, true, true, DEVICE,
+        HOST);
+  }
+
+  private static List<ListedFile> listed(List<Path> files) throws IOException {
+    List<ListedFile> listed = new ArrayList<>();
+    for (Path file : files) listed.add(ListedFile.of(new Configuration(), file));
+    return listed;
   }
 
   @Test

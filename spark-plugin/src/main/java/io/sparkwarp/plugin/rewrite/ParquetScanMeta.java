@@ -1,5 +1,6 @@
 package io.sparkwarp.plugin.rewrite;
 
+import io.sparkwarp.parquet.ListedFile;
 import io.sparkwarp.parquet.RowGroupPredicate;
 import io.sparkwarp.parquet.ScanColumn;
 import io.sparkwarp.parquet.ScanSettings;
@@ -15,7 +16,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.execution.ExecSubqueryExpression;
@@ -89,8 +89,9 @@ final class ParquetScanMeta extends ExecMeta {
       wanted.add(new ScanColumn(f.name(), type.get()));
     }
     Configuration hadoopConf = relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options());
-    List<Path> files = Arrays.stream(scan.selectedPartitions().toPartitionArray())
-        .map(p -> p.filePath().toPath()).distinct().toList();
+    // a file split in several parts is one file to check
+    List<ListedFile> files = Arrays.stream(scan.selectedPartitions().toPartitionArray())
+        .map(p -> new ListedFile(p.filePath().toPath(), p.fileSize(), p.modificationTime())).distinct().toList();
     if (Boolean.parseBoolean(sql.getConfString("spark.sql.parquet.int96TimestampConversion", "false"))) {
       return Optional.of("spark.sql.parquet.int96TimestampConversion=true is not supported by the GPU scan");
     }
