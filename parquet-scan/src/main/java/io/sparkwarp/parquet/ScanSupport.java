@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.CorruptDeltaByteArrays;
@@ -62,6 +63,8 @@ public final class ScanSupport {
    * an earlier plan ({@link FooterCache}). The first file in order with a problem gives the reason; the footers after
    * it that were not read yet are not read.
    *
+   * @param hadoopConf the files' Hadoop configuration, made only where a footer is read (a copy of every
+   *     setting: it cost more than the check once the footers are kept)
    * @param rebaseCorrected whether Spark reads dates and timestamps as written ({@code CORRECTED} rebase mode);
    *     otherwise files that may hold hybrid-calendar values keep the scan on the CPU, which rebases or raises
    * @param int96RebaseCorrected whether Spark reads INT96 timestamps of files that do not say their calendar as
@@ -73,16 +76,17 @@ public final class ScanSupport {
    * @param hostCodecs the codecs reader threads may decompress when the device does not; chunks of other codecs keep
    *     the scan on the CPU
    */
-  public static Verdict check(Configuration conf, List<ListedFile> files, List<ScanColumn> columns,
+  public static Verdict check(Supplier<Configuration> hadoopConf, List<ListedFile> files, List<ScanColumn> columns,
       boolean caseSensitive, boolean rebaseCorrected, boolean int96RebaseCorrected, boolean nanosAsLong,
       Set<CompressionCodecName> deviceCodecs, Set<CompressionCodecName> hostCodecs) {
+    Supplier<Configuration> conf = once(hadoopConf);
     List<Future<Verdict>> checks = new ArrayList<>();
     for (ListedFile listed : files) {
       Path file = listed.path();
       checks.add(ReaderThreads.footers().submit(() -> {
         Set<CompressionCodecName> used = EnumSet.noneOf(CompressionCodecName.class);
         try {
-          Optional<String> why = whyNot(FOOTERS.footer(listed, () -> footer(conf, file)), columns, caseSensitive,
+          Optional<String> why = whyNot(FOOTERS.footer(listed, () -> footer(conf.get(), file)), columns, caseSensitive,
               rebaseCorrected, int96RebaseCorrected, nanosAsLong, deviceCodecs, hostCodecs, used);
           return new Verdict(why.map(w -> "file " + file + ": " + w), used);
         } catch (IOException | RuntimeException e) {
@@ -107,6 +111,19 @@ public final class ScanSupport {
     } finally {
       for (Future<Verdict> check : checks) check.cancel(false);  // those not needed once a file says no
     }
+  }
+
+  /** {@code make}'s value, made at the first call by any thread. */
+  private static <T> Supplier<T> once(Supplier<T> make) {
+    return new Supplier<>() {
+      private T value;
+
+      @Override
+      public synchronized T get() {
+        if (value == null) value = make.get();
+        return value;
+      }
+    };
   }
 
   static ParquetMetadata footer(Configuration conf, Path file) throws IOException {

@@ -85,7 +85,7 @@ class ParquetBatchReaderTest extends BackendTestBase {
         for (CompressionCodecName codec : CODECS) {
           TestFiles f = TestFiles.write(dir.resolve("f" + index++ + ".parquet"), rnd.nextInt(6000), v2, dictionary,
               codec, rnd);
-          Optional<String> why = ScanSupport.check(conf, List.of(ListedFile.of(conf, f.path)), TestFiles.COLUMNS,
+          Optional<String> why = ScanSupport.check(() -> conf, List.of(ListedFile.of(conf, f.path)), TestFiles.COLUMNS,
               true, true, true, false, DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot();
           String shape = (v2 ? "v2" : "v1") + (dictionary ? " dictionary " : " plain ") + codec;
           // page v2 stores integers DELTA_BINARY_PACKED, strings and decimals DELTA_BYTE_ARRAY once off dictionary
@@ -236,9 +236,9 @@ class ParquetBatchReaderTest extends BackendTestBase {
         }
       }
       List<ListedFile> listed = List.of(ListedFile.of(conf, file));
-      assertTrue(ScanSupport.check(conf, listed, columns, true, true, true, false, DeviceCodecs.SUPPORTED,
+      assertTrue(ScanSupport.check(() -> conf, listed, columns, true, true, true, false, DeviceCodecs.SUPPORTED,
           HostCodecs.SUPPORTED).whyNot().orElseThrow().contains("spark.sql.legacy.parquet.nanosAsLong=true"));
-      assertEquals(Optional.empty(), ScanSupport.check(conf, listed, columns, true, true, true, true,
+      assertEquals(Optional.empty(), ScanSupport.check(() -> conf, listed, columns, true, true, true, true,
           DeviceCodecs.SUPPORTED, HostCodecs.SUPPORTED).whyNot());
       splits.add(new FileSplit(file.toUri().toString(), 0, length(file)));
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -49,7 +50,7 @@ class ScanSupportTest {
       }
       List<ListedFile> listed = listed(files);
       if (gone >= 0) Files.delete(java.nio.file.Path.of(files.get(gone).toUri()));
-      Optional<String> why = ScanSupport.check(new Configuration(), listed, TestFiles.COLUMNS, true, true, true, true,
+      Optional<String> why = ScanSupport.check(Configuration::new, listed, TestFiles.COLUMNS, true, true, true, true,
           DEVICE, HOST).whyNot();
       assertTrue(why.isPresent());
       String expected = gone >= 0 ? "the footer of " + files.get(firstBad) + " could not be read"
@@ -79,7 +80,13 @@ class ScanSupportTest {
     java.nio.file.Path file = dir.resolve("rewritten.parquet");
     Path path = TestFiles.write(file, 40, false, true, CompressionCodecName.SNAPPY, rnd).path;
     assertEquals(Optional.empty(), check(List.of(path)).whyNot());
-    assertEquals(Optional.empty(), check(List.of(path)).whyNot(), "checked again from the kept footer");
+    AtomicInteger confs = new AtomicInteger();
+    assertEquals(Optional.empty(), ScanSupport.check(() -> {
+      confs.incrementAndGet();
+      return new Configuration();
+    }, listed(List.of(path)), TestFiles.COLUMNS, true, true, true, true, DEVICE, HOST).whyNot(),
+        "checked again from the kept footer");
+    assertEquals(0, confs.get(), "no Hadoop configuration made where no footer is read");
     long modified = Files.getLastModifiedTime(file).toMillis();
     Files.delete(file);
     TestFiles.write(file, 40, false, true, CompressionCodecName.GZIP, rnd);
@@ -89,7 +96,7 @@ class ScanSupportTest {
   }
 
   private static ScanSupport.Verdict check(List<Path> files) throws IOException {
-    return ScanSupport.check(new Configuration(), listed(files), TestFiles.COLUMNS, true, true, true, true, DEVICE,
+    return ScanSupport.check(Configuration::new, listed(files), TestFiles.COLUMNS, true, true, true, true, DEVICE,
         HOST);
   }
 

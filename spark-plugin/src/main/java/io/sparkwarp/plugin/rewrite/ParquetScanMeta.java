@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -88,13 +89,14 @@ final class ParquetScanMeta extends ExecMeta {
       if (type.isEmpty()) return Optional.of("column " + f.name() + " has type " + f.dataType().simpleString());
       wanted.add(new ScanColumn(f.name(), type.get()));
     }
-    Configuration hadoopConf = relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options());
     // a file split in several parts is one file to check
     List<ListedFile> files = Arrays.stream(scan.selectedPartitions().toPartitionArray())
         .map(p -> new ListedFile(p.filePath().toPath(), p.fileSize(), p.modificationTime())).distinct().toList();
     if (Boolean.parseBoolean(sql.getConfString("spark.sql.parquet.int96TimestampConversion", "false"))) {
       return Optional.of("spark.sql.parquet.int96TimestampConversion=true is not supported by the GPU scan");
     }
+    Supplier<Configuration> hadoopConf =
+        () -> relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options());
     ScanSupport.Verdict verdict = ScanSupport.check(hadoopConf, files, wanted, sql.caseSensitiveAnalysis(),
         corrected(relation, "datetimeRebaseMode", "spark.sql.parquet.datetimeRebaseModeInRead"),
         corrected(relation, "int96RebaseMode", "spark.sql.parquet.int96RebaseModeInRead"),
