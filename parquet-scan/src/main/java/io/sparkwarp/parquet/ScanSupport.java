@@ -29,8 +29,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 /**
  * Planning-time check that the device can read every file of a scan: each footer is read on the driver (once while
  * the file stays as listed: {@link FooterCache}) and every needed column chunk checked for its type, codec and page
- * encodings. The first problem found is the reason the
- * scan stays on Spark's reader.
+ * encodings. The first problem found is the reason the scan stays on Spark's reader.
  */
 public final class ScanSupport {
   private static final Set<Encoding> DATA_ENCODINGS =

@@ -101,8 +101,9 @@ class ScanSupportTest {
   }
 
   private static List<ListedFile> listed(List<Path> files) throws IOException {
+    Configuration conf = new Configuration();
     List<ListedFile> listed = new ArrayList<>();
-    for (Path file : files) listed.add(ListedFile.of(new Configuration(), file));
+    for (Path file : files) listed.add(ListedFile.of(conf, file));
     return listed;
   }
 
